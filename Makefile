@@ -1,0 +1,112 @@
+# keeper: a Sokoban solver. GNU make, C11, gcc or clang; no configure step.
+#
+#   make            optimized build: build/release/keeper, libkeeper.a
+#   make debug      -O0 -g, assertions on: build/debug/keeper
+#   make asan       address + undefined-behaviour sanitizers: build/asan/keeper
+#   make test       build and run the unit and end-to-end tests
+#   make test-asan  the same tests under the sanitizer build
+#   make demo       build and solve the bundled demo collection
+#   make fuzz       build the parser fuzzer (clang, libFuzzer) and run it
+#   make install PREFIX=/usr/local
+#
+# WERROR=1 turns warnings into errors (CI does).
+
+.DEFAULT_GOAL := all
+CC       ?= cc
+PREFIX   ?= /usr/local
+WARN     := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wformat=2 -Wundef -Wvla -Wcast-qual -Wno-unused-parameter
+ifeq ($(WERROR),1)
+WARN     += -Werror
+endif
+BASEFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -pthread
+LDLIBS   := -pthread -lm
+
+LIB_SRC  := $(wildcard src/*.c src/util/*.c src/core/*.c src/analysis/*.c src/deadlock/*.c \
+              src/heuristic/*.c src/search/*.c)
+CLI_SRC  := $(wildcard src/cli/*.c)
+TEST_SRC := $(wildcard tests/unit/*.c)
+HDRS     := $(wildcard include/*.h src/*/*.h)
+
+# Build variants: name, compile flags, link flags.
+release_CFLAGS := -O2 -g -DNDEBUG
+debug_CFLAGS   := -O0 -g3 -DKEEPER_DEBUG
+asan_CFLAGS    := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+                  -fno-sanitize-recover=all -DKEEPER_DEBUG
+asan_LDFLAGS   := -fsanitize=address,undefined
+
+define variant
+build/$(1)/obj/%.o: %.c $(HDRS) | build/$(1)/dirs
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(BASEFLAGS) $$($(1)_CFLAGS) $$(CFLAGS) -c $$< -o $$@
+
+build/$(1)/libkeeper.a: $$(LIB_SRC:%.c=build/$(1)/obj/%.o)
+	rm -f $$@
+	ar rcs $$@ $$^
+
+build/$(1)/keeper: $$(CLI_SRC:%.c=build/$(1)/obj/%.o) build/$(1)/libkeeper.a
+	$$(CC) $$($(1)_LDFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+
+build/$(1)/unit_tests: $$(TEST_SRC:%.c=build/$(1)/obj/%.o) build/$(1)/libkeeper.a
+	$$(CC) $$($(1)_LDFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+
+build/$(1)/dirs:
+	@mkdir -p build/$(1)
+	@touch $$@
+endef
+$(eval $(call variant,release))
+$(eval $(call variant,debug))
+$(eval $(call variant,asan))
+
+.PHONY: all debug asan test test-asan demo fuzz fuzz-build install clean bench
+
+all: build/release/keeper build/release/libkeeper.a
+	@ln -sf release/keeper build/keeper
+
+debug: build/debug/keeper
+asan: build/asan/keeper
+
+# Tests: unit tests for every module, then end-to-end CLI tests. The last
+# line is "N passed, N failed". SHARED points at ../shared (levels and
+# solutions); tests that need it skip visibly when it is absent.
+SHARED ?= ../shared
+test: build/release/keeper build/release/unit_tests
+	@sh tests/run.sh build/release $(SHARED)
+
+test-asan: build/asan/keeper build/asan/unit_tests
+	@KEEPER_TEST_QUICK=1 sh tests/run.sh build/asan $(SHARED)
+
+demo: build/release/keeper
+	build/release/keeper solve levels/demo.xsb --time 10 --format sok --output build/demo-solutions.sok
+	@echo "solutions written to build/demo-solutions.sok"
+	build/release/keeper verify levels/demo.xsb build/demo-solutions.sok --quiet
+
+bench: build/release/keeper
+	build/release/keeper bench
+
+# Fuzzing (needs clang): runs libFuzzer on the parser for FUZZ_SECONDS.
+# Crashes are written to tests/fuzz/crashes/; keep them as regression
+# inputs in tests/fuzz/corpus/ (the unit tests replay that folder).
+FUZZ_SECONDS ?= 60
+build/fuzz/fuzz_parser: tests/fuzz/fuzz_parser.c $(LIB_SRC) $(HDRS)
+	@mkdir -p build/fuzz tests/fuzz/crashes
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -pthread \
+	    -o $@ tests/fuzz/fuzz_parser.c $(LIB_SRC) -lm
+fuzz-build: build/fuzz/fuzz_parser
+fuzz: build/fuzz/fuzz_parser
+	@mkdir -p build/fuzz/corpus
+	build/fuzz/fuzz_parser -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+	    -artifact_prefix=tests/fuzz/crashes/ build/fuzz/corpus tests/fuzz/corpus levels
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 build/release/keeper $(DESTDIR)$(PREFIX)/bin/keeper
+	install -m 644 include/keeper.h $(DESTDIR)$(PREFIX)/include/keeper.h
+	install -m 644 build/release/libkeeper.a $(DESTDIR)$(PREFIX)/lib/libkeeper.a
+	install -m 644 docs/keeper.1 $(DESTDIR)$(PREFIX)/share/man/man1/keeper.1
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(shell sed -n 's/^#define KEEPER_VERSION "\(.*\)"/\1/p' include/keeper.h)|g' \
+	    docs/keeper.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/keeper.pc
+
+clean:
+	rm -rf build

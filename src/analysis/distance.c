@@ -1,0 +1,182 @@
+/* distance.c: side components, goal push distances, dead squares. */
+#include "distance.h"
+#include "../util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One iterative depth-first search over the squares gives discovery and
+ * finish times, parents and low links. For a square s and a neighbour n:
+ *   - n a child of s in the DFS tree: n's subtree is cut off from the rest
+ *     when low[n] >= disc[s], else it hangs on s's parent side;
+ *   - n an ancestor of s (back edge up): parent side;
+ *   - n a descendant through a back edge: same as the child of s whose
+ *     subtree holds n.
+ * The player region is connected, so one search covers it. */
+uint8_t *distance_side_components(const board *b)
+{
+    int n = b->nsq;
+    uint8_t *comp = xmalloc((size_t)n * 4);
+    int32_t *disc = xmalloc(sizeof(int32_t) * (size_t)n);
+    int32_t *fin = xmalloc(sizeof(int32_t) * (size_t)n);
+    int32_t *low = xmalloc(sizeof(int32_t) * (size_t)n);
+    int32_t *par = xmalloc(sizeof(int32_t) * (size_t)n);
+    uint8_t *next_dir = xcalloc((size_t)n, 1);
+    int32_t *stack = xmalloc(sizeof(int32_t) * (size_t)n);
+    for (int s = 0; s < n; s++)
+        disc[s] = -1;
+    int time = 0;
+    for (int root = 0; root < n; root++) {
+        if (disc[root] >= 0)
+            continue;
+        int sp = 0;
+        stack[sp++] = root;
+        disc[root] = low[root] = time++;
+        par[root] = -1;
+        while (sp > 0) {
+            int s = stack[sp - 1];
+            if (next_dir[s] < 4) {
+                int d = next_dir[s]++;
+                sq_t t = b->nb[s][d];
+                if (t == SQ_NONE)
+                    continue;
+                if (disc[t] < 0) {
+                    disc[t] = low[t] = time++;
+                    par[t] = s;
+                    stack[sp++] = t;
+                } else if (t != par[s] && disc[t] < low[s]) {
+                    low[s] = disc[t];
+                }
+            } else {
+                sp--;
+                fin[s] = time++;
+                if (par[s] >= 0 && low[s] < low[par[s]])
+                    low[par[s]] = low[s];
+            }
+        }
+    }
+    for (int s = 0; s < n; s++) {
+        int32_t label[4];
+        for (int d = 0; d < 4; d++) {
+            sq_t t = b->nb[s][d];
+            if (t == SQ_NONE) {
+                label[d] = -2;
+                continue;
+            }
+            int child = -1;
+            if (par[t] == s) {
+                child = t;
+            } else if (disc[t] > disc[s]) {
+                /* descendant via a back edge: find the child subtree */
+                for (int e = 0; e < 4; e++) {
+                    sq_t c = b->nb[s][e];
+                    if (c != SQ_NONE && par[c] == s && disc[c] <= disc[t] && fin[t] <= fin[c])
+                        child = c;
+                }
+            }
+            if (child >= 0 && low[child] >= disc[s])
+                label[d] = child; /* its own component */
+            else
+                label[d] = -1; /* parent side */
+        }
+        for (int d = 0; d < 4; d++) {
+            if (label[d] == -2) {
+                comp[s * 4 + d] = 0xFF;
+                continue;
+            }
+            int e = 0;
+            while (label[e] != label[d])
+                e++;
+            comp[s * 4 + d] = (uint8_t)e;
+        }
+    }
+    free(disc);
+    free(fin);
+    free(low);
+    free(par);
+    free(next_dir);
+    free(stack);
+    return comp;
+}
+
+int distance_analyze(board *b)
+{
+    int n = b->nsq, ng = b->nboxes;
+    uint8_t *comp = distance_side_components(b);
+    size_t cells = (size_t)ng * (size_t)n;
+    b->goal_dist = malloc(sizeof(uint16_t) * cells);
+    uint16_t *sd = malloc(sizeof(uint16_t) * (size_t)n * 4); /* state distances */
+    int32_t *queue = malloc(sizeof(int32_t) * (size_t)n * 4);
+    if (!b->goal_dist || !sd || !queue) {
+        free(comp);
+        free(sd);
+        free(queue);
+        free(b->goal_dist);
+        b->goal_dist = NULL;
+        return -1;
+    }
+    for (int g = 0; g < ng; g++) {
+        sq_t gs = b->goals[g];
+        for (int i = 0; i < n * 4; i++)
+            sd[i] = DIST_INF;
+        int head = 0, tail = 0;
+        for (int d = 0; d < 4; d++) {
+            uint8_t c = comp[gs * 4 + d];
+            if (c == d) { /* one state per distinct side */
+                sd[gs * 4 + c] = 0;
+                queue[tail++] = gs * 4 + c;
+            }
+        }
+        while (head < tail) {
+            int st = queue[head++];
+            int y = st / 4, c = st % 4;
+            uint16_t dist = sd[st];
+            for (int d = 0; d < 4; d++) {
+                /* forward push in direction d ended with the box on y and
+                 * the player on x = y - d; before it the box was on x and
+                 * the player on x - d */
+                int od = DIR_OPP(d);
+                sq_t x = b->nb[y][od];
+                if (x == SQ_NONE || comp[y * 4 + od] != c)
+                    continue;
+                sq_t px = b->nb[x][od];
+                if (px == SQ_NONE)
+                    continue;
+                int pst = x * 4 + comp[x * 4 + od];
+                if (sd[pst] != DIST_INF)
+                    continue;
+                sd[pst] = (uint16_t)(dist + 1);
+                queue[tail++] = pst;
+            }
+        }
+        uint16_t *row = b->goal_dist + (size_t)g * (size_t)n;
+        for (int s = 0; s < n; s++) {
+            uint16_t m = DIST_INF;
+            for (int c = 0; c < 4; c++)
+                if (sd[s * 4 + c] < m)
+                    m = sd[s * 4 + c];
+            row[s] = m;
+        }
+        row[gs] = 0;
+    }
+    free(sd);
+    free(queue);
+    free(comp);
+    b->near_dist = xmalloc(sizeof(uint16_t) * (size_t)n);
+    b->dead = xcalloc((size_t)n, 1);
+    b->ndead = 0;
+    for (int s = 0; s < n; s++) {
+        uint16_t m = DIST_INF;
+        for (int g = 0; g < ng; g++) {
+            uint16_t v = b->goal_dist[(size_t)g * (size_t)n + (size_t)s];
+            if (v < m)
+                m = v;
+        }
+        b->near_dist[s] = m;
+        if (m == DIST_INF) {
+            b->dead[s] = 1;
+            b->ndead++;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,46 @@
+/* cli.h: pieces shared by the subcommands of the keeper program. */
+#ifndef KEEPER_CLI_H
+#define KEEPER_CLI_H
+
+#include <stdio.h>
+#include "../core/level.h"
+
+/* Exit statuses, the same for every subcommand. */
+enum {
+    EXIT_ALL_OK = 0,     /* all levels solved / all solutions valid */
+    EXIT_SOME_FAILED = 1, /* some level unsolved / some solution invalid */
+    EXIT_BAD_INPUT = 2,  /* unreadable or malformed input, bad usage */
+};
+
+/* A selection of levels: --level N or --levels A-B (1-based, inclusive). */
+typedef struct level_sel {
+    int from, to; /* 0, 0 = all */
+    int given;
+} level_sel;
+
+/* Parses --level / --levels. Returns 1 or 2 (arguments consumed), 0 when
+ * arg is neither, -1 on a bad value (message printed). */
+int cli_parse_level_sel(level_sel *sel, const char *arg, const char *next);
+/* Checks the selection against the collection; prints an error and returns
+ * -1 when it is out of range. */
+int cli_check_level_sel(const level_sel *sel, const collection *c);
+static inline int cli_selected(const level_sel *sel, int index)
+{
+    return !sel->given || (index >= sel->from && index <= sel->to);
+}
+
+/* Prints "keeper: error: ..." and a hint to use --help; returns EXIT_BAD_INPUT. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Whether standard error is a terminal (for progress lines). */
+int cli_stderr_tty(void);
+
+/* Writes LURD wrapped at `width` columns. */
+void cli_write_wrapped(FILE *f, const char *s, int width);
+
+int cmd_solve(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+#endif

@@ -1,0 +1,426 @@
+/* cmd_solve.c: "keeper solve": solve a collection, print a result table on
+ * stderr as levels finish, write solutions as SOK, LURD lines or JSON
+ * lines. Levels run on --threads worker threads; results are printed in
+ * file order. Ctrl-C stops the levels being solved and starts no new ones;
+ * what was found so far is still printed. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "../../include/keeper.h"
+#include "../search/solver.h"
+#include "../util/options.h"
+#include "../util/str.h"
+#include "../util/timer.h"
+#include "../util/util.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { FMT_SOK, FMT_LURD, FMT_JSONL } out_format;
+
+static volatile sig_atomic_t interrupted = 0;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+    signal(SIGINT, SIG_DFL); /* a second Ctrl-C kills */
+}
+
+typedef struct job {
+    const level *lv;
+    int started, done;
+    solve_result res;
+} job;
+
+typedef struct run_ctx {
+    const options *o;
+    job *jobs;
+    int njobs, next;
+    uint64_t mem_per_thread;
+    int verbose;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} run_ctx;
+
+typedef struct progress_arg {
+    int index;
+} progress_arg;
+
+static void progress(void *arg, const stats *st, double seconds)
+{
+    const progress_arg *pa = arg;
+    fprintf(stderr,
+            "keeper: level %d: %.1f s, %llu positions, %llu expanded (%.0f/s), depth %llu, "
+            "f %llu, %.1f MiB\n",
+            pa->index, seconds, (unsigned long long)st->nodes, (unsigned long long)st->expanded,
+            seconds > 0 ? (double)st->expanded / seconds : 0.0,
+            (unsigned long long)st->max_depth, (unsigned long long)st->best_lower_bound,
+            (double)st->mem_bytes / (1024.0 * 1024.0));
+}
+
+static void *worker(void *arg)
+{
+    run_ctx *rc = arg;
+    for (;;) {
+        pthread_mutex_lock(&rc->mu);
+        if (rc->next >= rc->njobs || interrupted) {
+            pthread_mutex_unlock(&rc->mu);
+            break;
+        }
+        job *j = &rc->jobs[rc->next++];
+        j->started = 1;
+        pthread_mutex_unlock(&rc->mu);
+
+        search_limits lim;
+        memset(&lim, 0, sizeof lim);
+        lim.start_ns = timer_now_ns();
+        if (rc->o->time > 0)
+            lim.deadline_ns = lim.start_ns + (int64_t)(rc->o->time * 1e9);
+        lim.max_nodes = (uint64_t)rc->o->max_nodes;
+        lim.interrupt = &interrupted;
+        progress_arg pa = {j->lv->index};
+        if (rc->verbose) {
+            lim.progress = progress;
+            lim.progress_arg = &pa;
+            lim.progress_every = 5.0;
+        }
+        solve_level(j->lv, rc->o, &lim, rc->mem_per_thread, &j->res);
+
+        pthread_mutex_lock(&rc->mu);
+        j->done = 1;
+        pthread_cond_broadcast(&rc->cv);
+        pthread_mutex_unlock(&rc->mu);
+    }
+    return NULL;
+}
+
+static void print_title(FILE *f, const char *t, int width)
+{
+    int n = 0;
+    for (const char *p = t; *p && n < width; p++, n++)
+        fputc(*p, f);
+    for (; n < width; n++)
+        fputc(' ', f);
+}
+
+static void write_json(FILE *f, const level *lv, const solve_result *r)
+{
+    strbuf b;
+    sb_init(&b);
+    sb_printf(&b, "{\"index\":%d,\"title\":", lv->index);
+    sb_json_string(&b, lv->title);
+    sb_puts(&b, ",\"status\":");
+    sb_json_string(&b, result_status_text(r->status));
+    sb_puts(&b, ",\"reason\":");
+    sb_json_string(&b, r->reason);
+    sb_printf(&b, ",\"seconds\":%.3f,\"nodes\":%llu,\"expanded\":%llu", r->seconds,
+              (unsigned long long)r->st.nodes, (unsigned long long)r->st.expanded);
+    if (r->status == RESULT_SOLVED) {
+        sb_printf(&b,
+                  ",\"moves\":%ld,\"pushes\":%ld,\"box_lines\":%ld,\"box_changes\":%ld,"
+                  "\"pushing_sessions\":%ld,\"player_lines\":%ld,\"optimal\":%s,\"solution\":",
+                  r->metrics.moves, r->metrics.pushes, r->metrics.box_lines,
+                  r->metrics.box_changes, r->metrics.pushing_sessions, r->metrics.player_lines,
+                  r->optimal ? "true" : "false");
+        sb_json_string(&b, r->lurd);
+    } else {
+        sb_puts(&b, ",\"moves\":null,\"pushes\":null,\"optimal\":false,\"solution\":null");
+    }
+    sb_puts(&b, "}\n");
+    fputs(b.s, f);
+    sb_free(&b);
+}
+
+static void write_sok(FILE *f, const level *lv, const solve_result *r)
+{
+    strbuf b;
+    sb_init(&b);
+    level_write_sok(&b, lv);
+    /* Keep the sections the level already had (nothing is lost). */
+    for (int s = 0; s < lv->nsections; s++) {
+        const level_section *sec = &lv->sections[s];
+        sb_putc(&b, '\n');
+        if (sec->title)
+            sb_printf(&b, "%s\n", sec->title);
+        fputs(b.s, f);
+        sb_clear(&b);
+        cli_write_wrapped(f, sec->moves ? sec->moves : "", 70);
+        for (int k = 0; k < sec->nnotes; k++)
+            sb_printf(&b, "%s\n", sec->notes[k].text);
+    }
+    if (r->status == RESULT_SOLVED) {
+        sb_printf(&b, "\nSolution %ld/%ld\n", r->metrics.moves, r->metrics.pushes);
+        fputs(b.s, f);
+        sb_clear(&b);
+        cli_write_wrapped(f, r->lurd, 70);
+        sb_printf(&b, "Solver: keeper %s%s\n", KEEPER_VERSION,
+                  r->optimal ? " (push-optimal)" : "");
+    }
+    sb_putc(&b, '\n');
+    fputs(b.s, f);
+    sb_free(&b);
+}
+
+static void solve_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: keeper solve FILE [OPTIONS]\n"
+            "\n"
+            "Solves the levels of FILE (XSB or SOK, one level or a collection; '-' reads\n"
+            "standard input). A result table goes to stderr as levels finish; solutions go\n"
+            "to stdout or --output. Every printed solution has been replayed and verified.\n"
+            "\n"
+            "  --level N            solve level N only (1-based position in the file)\n"
+            "  --levels A-B         solve levels A to B\n"
+            "  --output FILE        write solutions to FILE instead of stdout\n"
+            "  --format F           sok (default: levels with a Solution section),\n"
+            "                       lurd (one line per level, empty when unsolved),\n"
+            "                       jsonl (one JSON object per level)\n"
+            "  --optimal pushes     prove the push count optimal (same as --optimal)\n"
+            "  --quiet              no result table\n"
+            "  --verbose            statistics per level, progress every 5 s\n"
+            "\n"
+            "search options:\n");
+    options_usage(f);
+}
+
+int cmd_solve(int argc, char **argv)
+{
+    options o;
+    options_init(&o);
+    level_sel sel = {0, 0, 0};
+    const char *file = NULL, *output = NULL;
+    out_format fmt = FMT_SOK;
+    int fmt_given = 0, quiet = 0, verbose = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            solve_usage(stdout);
+            return 0;
+        }
+        int used = cli_parse_level_sel(&sel, a, next);
+        if (used < 0)
+            return EXIT_BAD_INPUT;
+        if (used > 0) {
+            i += used - 1;
+            continue;
+        }
+        if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+            quiet = 1;
+            continue;
+        }
+        if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
+            verbose = 1;
+            continue;
+        }
+        if (!strcmp(a, "--output") || !strcmp(a, "-o") || !strncmp(a, "--output=", 9)) {
+            if (a[8] == '=') {
+                output = a + 9;
+            } else {
+                if (!next)
+                    return cli_usage_error("solve", "%s needs a file name", a);
+                output = next;
+                i++;
+            }
+            continue;
+        }
+        if (!strcmp(a, "--format") || !strncmp(a, "--format=", 9)) {
+            const char *v = a[8] == '=' ? a + 9 : next;
+            if (!v)
+                return cli_usage_error("solve", "--format needs a value");
+            if (a[8] != '=')
+                i++;
+            if (!strcmp(v, "sok"))
+                fmt = FMT_SOK;
+            else if (!strcmp(v, "lurd"))
+                fmt = FMT_LURD;
+            else if (!strcmp(v, "jsonl"))
+                fmt = FMT_JSONL;
+            else
+                return cli_usage_error("solve", "--format: '%s' is not sok, lurd or jsonl", v);
+            fmt_given = 1;
+            continue;
+        }
+        char err[256];
+        used = options_parse(&o, a, next, err, sizeof err);
+        if (used < 0)
+            return cli_usage_error("solve", "%s", err);
+        if (used > 0) {
+            i += used - 1;
+            continue;
+        }
+        if (a[0] == '-' && a[1] != '\0')
+            return cli_usage_error("solve", "unknown option '%s'", a);
+        if (file)
+            return cli_usage_error("solve", "more than one input file ('%s' and '%s')", file, a);
+        file = a;
+    }
+    if (!file)
+        return cli_usage_error("solve", "no input file");
+    if (output && !fmt_given) {
+        size_t n = strlen(output);
+        if (n >= 6 && !strcmp(output + n - 6, ".jsonl"))
+            fmt = FMT_JSONL;
+        else if (n >= 5 && !strcmp(output + n - 5, ".lurd"))
+            fmt = FMT_LURD;
+    }
+
+    collection c;
+    if (collection_load(&c, file) != 0) {
+        fprintf(stderr, "%s\n", c.error);
+        collection_free(&c);
+        return EXIT_BAD_INPUT;
+    }
+    if (cli_check_level_sel(&sel, &c) != 0) {
+        collection_free(&c);
+        return EXIT_BAD_INPUT;
+    }
+    FILE *out = stdout;
+    if (output) {
+        out = fopen(output, "w");
+        if (!out) {
+            fprintf(stderr, "keeper: error: cannot write %s\n", output);
+            collection_free(&c);
+            return EXIT_BAD_INPUT;
+        }
+    }
+
+    int njobs = 0;
+    job *jobs = xcalloc((size_t)c.nlevels, sizeof(job));
+    for (int k = 0; k < c.nlevels; k++)
+        if (cli_selected(&sel, c.levels[k].index))
+            jobs[njobs++].lv = &c.levels[k];
+    int threads = (int)MIN(o.threads, (long long)MAX(njobs, 1));
+
+    run_ctx rc;
+    memset(&rc, 0, sizeof rc);
+    rc.o = &o;
+    rc.jobs = jobs;
+    rc.njobs = njobs;
+    rc.mem_per_thread = (uint64_t)o.memory * 1024 * 1024 / (uint64_t)threads;
+    rc.verbose = verbose;
+    pthread_mutex_init(&rc.mu, NULL);
+    pthread_cond_init(&rc.cv, NULL);
+
+    interrupted = 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    struct sigaction old_sa;
+    sigaction(SIGINT, &sa, &old_sa);
+
+    if (!quiet) {
+        fprintf(stderr, "keeper %s: %s: %d level%s", KEEPER_VERSION, c.name, njobs,
+                njobs == 1 ? "" : "s");
+        if (o.time > 0)
+            fprintf(stderr, ", %g s per level", o.time);
+        fprintf(stderr, ", %lld MiB, %d thread%s, %s%s\n", o.memory, threads,
+                threads == 1 ? "" : "s", o.search == 1 ? "breadth-first" : "A*",
+                o.optimal ? ", push-optimal" : "");
+        fprintf(stderr, "%6s  %-20s  %-8s  %9s  %12s  %7s  %6s  %s\n", "level", "title",
+                "result", "time", "nodes", "moves", "pushes", "note");
+    }
+    if (fmt == FMT_SOK && c.nnotes) {
+        for (int i = 0; i < c.nnotes; i++)
+            fprintf(out, "%s\n", c.notes[i].text);
+        fputc('\n', out);
+    }
+
+    pthread_t *tids = xcalloc((size_t)threads, sizeof(pthread_t));
+    for (int t = 0; t < threads; t++)
+        pthread_create(&tids[t], NULL, worker, &rc);
+
+    int64_t t0 = timer_now_ns();
+    int solved = 0, unsolved = 0, invalid = 0, skipped = 0;
+    stats total;
+    memset(&total, 0, sizeof total);
+    long total_moves = 0, total_pushes = 0;
+    for (int k = 0; k < njobs; k++) {
+        job *j = &jobs[k];
+        pthread_mutex_lock(&rc.mu);
+        while (!j->done && !(interrupted && !j->started))
+            pthread_cond_wait(&rc.cv, &rc.mu);
+        /* With an interrupt, jobs never started stay undone. */
+        int done = j->done;
+        pthread_mutex_unlock(&rc.mu);
+        if (!done) {
+            skipped++;
+            continue;
+        }
+        const solve_result *r = &j->res;
+        if (r->status == RESULT_SOLVED)
+            solved++;
+        else if (r->status == RESULT_INVALID)
+            invalid++;
+        else
+            unsolved++;
+        stats_add(&total, &r->st);
+        if (r->status == RESULT_INVALID)
+            fprintf(stderr, "%s\n", r->reason);
+        if (!quiet) {
+            fprintf(stderr, "%6d  ", j->lv->index);
+            print_title(stderr, j->lv->title, 20);
+            fprintf(stderr, "  %-8s  %8.2fs  %12llu  ", result_status_text(r->status), r->seconds,
+                    (unsigned long long)r->st.nodes);
+            if (r->status == RESULT_SOLVED) {
+                fprintf(stderr, "%7ld  %6ld  %s\n", r->metrics.moves, r->metrics.pushes,
+                        r->optimal ? "optimal" : "");
+                total_moves += r->metrics.moves;
+                total_pushes += r->metrics.pushes;
+            } else {
+                fprintf(stderr, "%7s  %6s  %s\n", "-", "-",
+                        r->status == RESULT_INVALID ? "invalid level" : r->reason);
+            }
+            if (verbose)
+                stats_print(stderr, "        ", &r->st);
+        }
+        if (fmt == FMT_JSONL)
+            write_json(out, j->lv, r);
+        else if (fmt == FMT_LURD)
+            fprintf(out, "%s\n", r->lurd ? r->lurd : "");
+        else
+            write_sok(out, j->lv, r);
+        fflush(out);
+    }
+    for (int t = 0; t < threads; t++)
+        pthread_join(tids[t], NULL);
+    double elapsed = timer_seconds_since(t0);
+    if (!quiet) {
+        fprintf(stderr, "%6s  solved %d/%d", "total", solved, njobs);
+        if (unsolved)
+            fprintf(stderr, ", unsolved %d", unsolved);
+        if (invalid)
+            fprintf(stderr, ", invalid %d", invalid);
+        if (skipped)
+            fprintf(stderr, ", not started %d", skipped);
+        fprintf(stderr, ", %.2f s, %llu nodes, %ld moves, %ld pushes%s\n", elapsed,
+                (unsigned long long)total.nodes, total_moves, total_pushes,
+                interrupted ? " (interrupted)" : "");
+    }
+    sigaction(SIGINT, &old_sa, NULL);
+    int bad_out = 0;
+    if (output) {
+        if (fclose(out) != 0)
+            bad_out = 1;
+    } else if (fflush(stdout) != 0) {
+        bad_out = 1;
+    }
+    if (bad_out)
+        fprintf(stderr, "keeper: error: writing %s failed\n", output ? output : "stdout");
+    for (int k = 0; k < njobs; k++)
+        solve_result_free(&jobs[k].res);
+    free(jobs);
+    free(tids);
+    pthread_mutex_destroy(&rc.mu);
+    pthread_cond_destroy(&rc.cv);
+    collection_free(&c);
+    if (invalid || bad_out)
+        return EXIT_BAD_INPUT;
+    if (unsolved || skipped)
+        return EXIT_SOME_FAILED;
+    return EXIT_ALL_OK;
+}

@@ -1,0 +1,167 @@
+/* main.c: the keeper program: subcommand dispatch and shared CLI helpers. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "../../include/keeper.h"
+#include "../util/util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "keeper: error: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n(see 'keeper %s%s--help')\n", cmd ? cmd : "", cmd ? " " : "");
+    return EXIT_BAD_INPUT;
+}
+
+int cli_stderr_tty(void)
+{
+    return isatty(2);
+}
+
+static int parse_int(const char *s, int *v)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (end == s || *end || errno || x < 1 || x > 100000000)
+        return -1;
+    *v = (int)x;
+    return 0;
+}
+
+int cli_parse_level_sel(level_sel *sel, const char *arg, const char *next)
+{
+    int single = !strcmp(arg, "--level") || !strncmp(arg, "--level=", 8);
+    int range = !strcmp(arg, "--levels") || !strncmp(arg, "--levels=", 9);
+    if (!single && !range)
+        return 0;
+    const char *v = strchr(arg, '=');
+    int used = 1;
+    if (v) {
+        v++;
+    } else {
+        if (!next) {
+            cli_usage_error(NULL, "%s needs a value", arg);
+            return -1;
+        }
+        v = next;
+        used = 2;
+    }
+    if (single) {
+        if (parse_int(v, &sel->from) != 0) {
+            cli_usage_error(NULL, "--level: '%s' is not a level number (1, 2, ...)", v);
+            return -1;
+        }
+        sel->to = sel->from;
+    } else {
+        const char *dash = strchr(v, '-');
+        char a[32], b[32];
+        if (!dash || (size_t)(dash - v) >= sizeof a || strlen(dash + 1) >= sizeof b) {
+            cli_usage_error(NULL, "--levels: '%s' is not a range A-B", v);
+            return -1;
+        }
+        memcpy(a, v, (size_t)(dash - v));
+        a[dash - v] = '\0';
+        strcpy(b, dash + 1);
+        if (parse_int(a, &sel->from) != 0 || parse_int(b, &sel->to) != 0 || sel->from > sel->to) {
+            cli_usage_error(NULL, "--levels: '%s' is not a range A-B with 1 <= A <= B", v);
+            return -1;
+        }
+    }
+    sel->given = 1;
+    return used;
+}
+
+int cli_check_level_sel(const level_sel *sel, const collection *c)
+{
+    if (sel->given && sel->from > c->nlevels) {
+        cli_usage_error(NULL, "%s has %d level%s; level %d does not exist", c->name, c->nlevels,
+                        c->nlevels == 1 ? "" : "s", sel->from);
+        return -1;
+    }
+    return 0;
+}
+
+void cli_write_wrapped(FILE *f, const char *s, int width)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n; i += (size_t)width) {
+        size_t k = MIN((size_t)width, n - i);
+        fwrite(s + i, 1, k, f);
+        fputc('\n', f);
+    }
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "keeper %s: a Sokoban solver\n"
+            "\n"
+            "usage: keeper COMMAND [ARGS]   (keeper FILE is short for keeper solve FILE)\n"
+            "\n"
+            "commands:\n"
+            "  solve FILE     solve the levels of an XSB or SOK file\n"
+            "  verify FILE [SOLUTIONS]\n"
+            "                 check solutions: those stored in FILE, or in SOLUTIONS\n"
+            "                 (SOK, one LURD line per level, or CSV with a lurd column)\n"
+            "  show FILE      print levels and what the board analysis knows\n"
+            "  bench          solve the built-in benchmark set; print the node signature\n"
+            "  help [COMMAND] help on a command\n"
+            "  version        print the version\n"
+            "\n"
+            "exit status: 0 all levels solved (all solutions valid), 1 some level unsolved\n"
+            "(some solution invalid), 2 bad input or usage.\n"
+            "'keeper COMMAND --help' describes a command; 'man keeper' has the details.\n",
+            KEEPER_VERSION);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_BAD_INPUT;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "help")) {
+        if (argc >= 3) {
+            char *sub[] = {argv[2], "--help", NULL};
+            if (!strcmp(argv[2], "solve"))
+                return cmd_solve(2, sub);
+            if (!strcmp(argv[2], "verify"))
+                return cmd_verify(2, sub);
+            if (!strcmp(argv[2], "show"))
+                return cmd_show(2, sub);
+            if (!strcmp(argv[2], "bench"))
+                return cmd_bench(2, sub);
+        }
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+        printf("keeper %s\n", KEEPER_VERSION);
+        return 0;
+    }
+    if (!strcmp(cmd, "solve"))
+        return cmd_solve(argc - 1, argv + 1);
+    if (!strcmp(cmd, "verify"))
+        return cmd_verify(argc - 1, argv + 1);
+    if (!strcmp(cmd, "show"))
+        return cmd_show(argc - 1, argv + 1);
+    if (!strcmp(cmd, "bench"))
+        return cmd_bench(argc - 1, argv + 1);
+    if (cmd[0] != '-' && access(cmd, F_OK) == 0)
+        return cmd_solve(argc, argv); /* keeper FILE ... */
+    return cli_usage_error(NULL, "unknown command '%s'", cmd);
+}

@@ -1,0 +1,58 @@
+/* board.h: the static board, built once per level and read-only during a
+ * search (threads may share it).
+ *
+ * Inner squares (the player's region minus walls) get compact indices
+ * 0..nsq-1 in row-major order, so the smallest index in a set of squares is
+ * its top-left-most square (the normalized player square). */
+#ifndef KEEPER_BOARD_H
+#define KEEPER_BOARD_H
+
+#include <stdint.h>
+#include "level.h"
+
+typedef uint16_t sq_t;
+#define SQ_NONE ((sq_t)0xFFFF)
+
+/* Directions in LURD order; the opposite of d is d ^ 2. */
+enum { DIR_LEFT = 0, DIR_UP = 1, DIR_RIGHT = 2, DIR_DOWN = 3 };
+#define DIR_OPP(d) ((d) ^ 2)
+extern const char dir_char[4]; /* "lurd" */
+
+#define DIST_INF ((uint16_t)0xFFFF)
+
+typedef struct board {
+    int width, height; /* grid size */
+    int nsq;           /* inner squares */
+    int nboxes;        /* boxes == goals */
+    int32_t *cell;     /* [nsq] square -> grid cell (row * width + col) */
+    sq_t *sq_of_cell;  /* [width*height] grid cell -> square, SQ_NONE outside */
+    sq_t (*nb)[4];     /* [nsq][4] neighbour in each direction, SQ_NONE if none */
+    uint8_t *is_goal;  /* [nsq] */
+    sq_t *goals;       /* [nboxes] goal squares, ascending */
+    sq_t *start_boxes; /* [nboxes] initial box squares, ascending */
+    sq_t start_player;
+    uint64_t *zbox;    /* [nsq] Zobrist keys for a box on a square */
+    uint64_t *zplayer; /* [nsq] Zobrist keys for the normalized player */
+
+    /* Analysis (analysis/distance.c): */
+    uint16_t *goal_dist; /* [nboxes*nsq]: pushes to bring a lone box from s to goal g,
+                            goal_dist[g * nsq + s], DIST_INF if impossible */
+    uint16_t *near_dist; /* [nsq] min over goals of goal_dist */
+    uint8_t *dead;       /* [nsq] 1 if a box on s can never reach any goal */
+    int ndead;
+} board;
+
+/* Builds the board of a valid level (lv->error == NULL). Returns 0, or -1
+ * when the level is invalid. The analysis fields stay NULL until
+ * distance_analyze() fills them. */
+int board_build(board *b, const level *lv);
+void board_free(board *b);
+
+/* Row and column of a square (0-based). */
+static inline int board_row(const board *b, sq_t s) { return b->cell[s] / b->width; }
+static inline int board_col(const board *b, sq_t s) { return b->cell[s] % b->width; }
+
+/* 64-bit mixer used for Zobrist keys (splitmix64 finalizer). */
+uint64_t board_mix64(uint64_t x);
+
+#endif

@@ -1,0 +1,727 @@
+/* level.c: level file parser and writer (see level.h for the format rules).
+ *
+ * Parsing runs in three steps:
+ *   1. split the input into lines (LF, CRLF or CR) and classify each one as
+ *      blank, board row, moves or text;
+ *   2. group consecutive board rows into boards, and split the text between
+ *      two boards into the previous level's notes and sections and the next
+ *      level's title;
+ *   3. decode each board (run-length rows, SOK letters) into a grid and
+ *      validate it. */
+#include "level.h"
+#include "rle.h"
+#include "../util/util.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- lines */
+
+typedef enum { LK_BLANK, LK_BOARD, LK_FLOORONLY, LK_MOVES, LK_TEXT } line_kind;
+
+typedef struct src_line {
+    const char *s; /* start, leading whitespace kept, trailing removed */
+    size_t n;
+    int lineno;
+    line_kind kind;
+} src_line;
+
+static int is_board_char(unsigned char c)
+{
+    return strchr("#@+$*.-_ pPbB", c) != NULL && c != '\0';
+}
+
+static int is_rle_char(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || c == '(' || c == ')' || c == '|';
+}
+
+static int is_moves_char(unsigned char c)
+{
+    return strchr("lurdLURD0123456789() ", c) != NULL && c != '\0';
+}
+
+static line_kind classify(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i == n)
+        return LK_BLANK;
+    if (s[i] == ';') {
+        /* A bare ";" is an empty comment: blank for the title rule. */
+        size_t j = i + 1;
+        while (j < n && (s[j] == ' ' || s[j] == '\t' || s[j] == ';'))
+            j++;
+        return j == n ? LK_BLANK : LK_TEXT;
+    }
+    if (n - i >= 2 && s[i] == ':' && s[i + 1] == ':')
+        return LK_BLANK; /* raw file comment, never displayed */
+    int walls = 0, floors_only = 1, all_board = 1, all_moves = 1, letters = 0;
+    for (size_t k = i; k < n; k++) {
+        unsigned char c = (unsigned char)s[k];
+        if (c == '#')
+            walls++;
+        if (!(c == '-' || c == '_' || c == ' '))
+            floors_only = 0;
+        if (!is_board_char(c) && !is_rle_char(c))
+            all_board = 0;
+        if (!is_moves_char(c))
+            all_moves = 0;
+        if (strchr("lurdLURD", c) && c)
+            letters++;
+    }
+    if (all_board && walls > 0 && s[i] != '\t')
+        return LK_BOARD;
+    if (all_board && floors_only)
+        return LK_FLOORONLY;
+    if (all_moves && letters > 0)
+        return LK_MOVES;
+    return LK_TEXT;
+}
+
+/* Splits data into lines. Trailing spaces, tabs and CRs are trimmed. */
+static src_line *split_lines(const char *data, size_t n, int *nlines)
+{
+    int cap = 64, cnt = 0;
+    src_line *v = xmalloc(sizeof(src_line) * (size_t)cap);
+    size_t i = 0;
+    int lineno = 1;
+    while (i < n) {
+        size_t start = i;
+        while (i < n && data[i] != '\n' && data[i] != '\r')
+            i++;
+        size_t end = i;
+        if (i < n) {
+            if (data[i] == '\r' && i + 1 < n && data[i + 1] == '\n')
+                i += 2;
+            else
+                i += 1;
+        }
+        while (end > start && (data[end - 1] == ' ' || data[end - 1] == '\t'))
+            end--;
+        if (cnt == cap) {
+            cap *= 2;
+            v = xrealloc(v, sizeof(src_line) * (size_t)cap);
+        }
+        v[cnt].s = data + start;
+        v[cnt].n = end - start;
+        v[cnt].lineno = lineno++;
+        v[cnt].kind = classify(data + start, end - start);
+        cnt++;
+    }
+    *nlines = cnt;
+    return v;
+}
+
+/* Copies a line into a fresh string, replacing control bytes and NULs. */
+static char *sanitize(const char *s, size_t n)
+{
+    char *r = xstrndup(s, n);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)r[i];
+        if (c < 0x20 || c == 0x7f)
+            r[i] = c == '\t' ? ' ' : '?';
+    }
+    return r;
+}
+
+/* Title text of a line: a "; comment" loses its ';' and surrounding spaces. */
+static char *title_text(const src_line *l)
+{
+    const char *s = l->s;
+    size_t n = l->n;
+    while (n && (*s == ' ' || *s == '\t')) {
+        s++;
+        n--;
+    }
+    if (n && *s == ';') {
+        s++;
+        n--;
+        while (n && (*s == ' ' || *s == '\t')) {
+            s++;
+            n--;
+        }
+    }
+    return sanitize(s, n);
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+static void add_note(note_line **v, int *n, int *cap, const src_line *l)
+{
+    note_line *nl = vec_push(v, n, cap, sizeof(note_line));
+    nl->text = sanitize(l->s, l->n);
+    nl->line = l->lineno;
+}
+
+static void set_error(level *lv, const char *name, int line, const char *fmt, ...)
+    PRINTF_LIKE(4, 5);
+
+static void set_error(level *lv, const char *name, int line, const char *fmt, ...)
+{
+    if (lv->error)
+        return; /* keep the first problem */
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    lv->error = xasprintf("%s:%d: error: %s", name, line, msg);
+}
+
+static int ci_prefix(const char *s, const char *prefix)
+{
+    for (; *prefix; s++, prefix++)
+        if (tolower((unsigned char)*s) != tolower((unsigned char)*prefix))
+            return 0;
+    return 1;
+}
+
+/* Whether a text line names a section: "Solution", "Best Solution 230/97",
+ * "Solution/Moves", "SaveGame", "Save Game", "Snapshot". */
+static int is_section_keyword(const src_line *l)
+{
+    const char *s = l->s;
+    size_t n = l->n;
+    while (n && (*s == ' ' || *s == '\t')) {
+        s++;
+        n--;
+    }
+    char buf[32];
+    size_t m = MIN(n, sizeof buf - 1);
+    memcpy(buf, s, m);
+    buf[m] = '\0';
+    return ci_prefix(buf, "solution") || ci_prefix(buf, "best solution") ||
+           ci_prefix(buf, "savegame") || ci_prefix(buf, "save game") ||
+           ci_prefix(buf, "saved game") || ci_prefix(buf, "snapshot");
+}
+
+/* ---------------------------------------------------------------- notes */
+
+/* Distributes lines [a, b) that follow level lv's board: moves runs become
+ * sections (with their titles), text before the first section becomes level
+ * notes, text after a section becomes that section's notes. */
+static void parse_notes(level *lv, const src_line *L, int a, int b)
+{
+    level_section *cur = NULL;
+    int i = a;
+    while (i < b) {
+        const src_line *l = &L[i];
+        if (l->kind == LK_BLANK) {
+            i++;
+            continue;
+        }
+        if (l->kind == LK_TEXT || l->kind == LK_BOARD || l->kind == LK_FLOORONLY) {
+            /* Is this line the title of a moves run that follows? */
+            int j = i + 1;
+            while (j < b && L[j].kind == LK_BLANK)
+                j++;
+            int before_ok = (i == a) || L[i - 1].kind == LK_BLANK || L[i - 1].kind == LK_MOVES;
+            if (l->kind == LK_TEXT && j < b && L[j].kind == LK_MOVES &&
+                (before_ok || is_section_keyword(l))) {
+                cur = vec_push(&lv->sections, &lv->nsections, &lv->capsections,
+                               sizeof(level_section));
+                cur->title = title_text(l);
+                cur->title_line = l->lineno;
+                i = j; /* the moves run is handled below */
+                continue;
+            }
+            if (cur)
+                add_note(&cur->notes, &cur->nnotes, &cur->capnotes, l);
+            else
+                add_note(&lv->notes, &lv->nnotes, &lv->capnotes, l);
+            i++;
+            continue;
+        }
+        /* A moves run. Attach to the section just opened by a title, or open
+         * an untitled one. */
+        if (!cur || cur->moves) {
+            cur = vec_push(&lv->sections, &lv->nsections, &lv->capsections,
+                           sizeof(level_section));
+        }
+        strbuf mb;
+        sb_init(&mb);
+        cur->line = l->lineno;
+        while (i < b && L[i].kind == LK_MOVES) {
+            for (size_t k = 0; k < L[i].n; k++)
+                if (L[i].s[k] != ' ')
+                    sb_putc(&mb, L[i].s[k]);
+            i++;
+        }
+        cur->moves = sb_take(&mb);
+    }
+    /* A title with no moves after it never happens (checked above). */
+}
+
+/* ---------------------------------------------------------------- boards */
+
+/* Decodes board lines [a, b) into lv->grid and validates the level. */
+static void build_board(level *lv, const char *name, const src_line *L, int a, int b)
+{
+    /* Expand every line into rows ('|' splits rows inside a line). */
+    int nrows = 0, caprows = 16;
+    char **rows = xmalloc(sizeof(char *) * (size_t)caprows);
+    int *rowlen = xmalloc(sizeof(int) * (size_t)caprows);
+    int *rowline = xmalloc(sizeof(int) * (size_t)caprows);
+    strbuf ex;
+    sb_init(&ex);
+    int width = 0;
+    for (int i = a; i < b && !lv->error; i++) {
+        const src_line *l = &L[i];
+        sb_clear(&ex);
+        char err[128];
+        size_t at = 0;
+        /* cap: a full board plus row separators; anything longer is an error */
+        size_t cap = (size_t)LEVEL_MAX_WIDTH * (LEVEL_MAX_HEIGHT + 1) + LEVEL_MAX_HEIGHT;
+        if (rle_has_syntax(l->s, l->n) || memchr(l->s, '|', l->n)) {
+            if (rle_expand(l->s, l->n, &ex, cap, err, sizeof err, &at) != 0) {
+                set_error(lv, name, l->lineno, "%s (column %zu)", err, at + 1);
+                break;
+            }
+        } else {
+            sb_putn(&ex, l->s, l->n);
+        }
+        /* split into rows at '|' */
+        size_t start = 0;
+        for (size_t k = 0; k <= ex.len; k++) {
+            if (k < ex.len && ex.s[k] != '|')
+                continue;
+            size_t len = k - start;
+            if (len > LEVEL_MAX_WIDTH) {
+                set_error(lv, name, l->lineno, "board row is %zu squares wide; the limit is %d",
+                          len, LEVEL_MAX_WIDTH);
+                break;
+            }
+            if (nrows >= LEVEL_MAX_HEIGHT) {
+                set_error(lv, name, l->lineno, "board has more than %d rows", LEVEL_MAX_HEIGHT);
+                break;
+            }
+            if (nrows == caprows) {
+                caprows *= 2;
+                rows = xrealloc(rows, sizeof(char *) * (size_t)caprows);
+                rowlen = xrealloc(rowlen, sizeof(int) * (size_t)caprows);
+                rowline = xrealloc(rowline, sizeof(int) * (size_t)caprows);
+            }
+            rows[nrows] = xstrndup(ex.s + start, len);
+            rowlen[nrows] = (int)len;
+            rowline[nrows] = l->lineno;
+            if ((int)len > width)
+                width = (int)len;
+            nrows++;
+            start = k + 1;
+        }
+    }
+    sb_free(&ex);
+
+    if (!lv->error) {
+        /* Trim trailing exterior rows produced by a final '|' etc. */
+        while (nrows > 0) {
+            int empty = 1;
+            for (int k = 0; k < rowlen[nrows - 1]; k++)
+                if (!strchr(" -_", rows[nrows - 1][k]))
+                    empty = 0;
+            if (!empty)
+                break;
+            free(rows[--nrows]);
+        }
+        lv->width = width;
+        lv->height = nrows;
+        lv->grid = xmalloc((size_t)(width * nrows) + 1);
+        memset(lv->grid, ' ', (size_t)(width * nrows));
+        lv->grid[width * nrows] = '\0';
+        lv->row_line = xmalloc(sizeof(int) * (size_t)(nrows ? nrows : 1));
+        for (int r = 0; r < nrows; r++) {
+            lv->row_line[r] = rowline[r];
+            for (int c = 0; c < rowlen[r]; c++) {
+                char ch = rows[r][c];
+                char g;
+                switch (ch) {
+                case '#': g = '#'; break;
+                case '@': case 'p': g = '@'; break;
+                case '+': case 'P': g = '+'; break;
+                case '$': case 'b': g = '$'; break;
+                case '*': case 'B': g = '*'; break;
+                case '.': g = '.'; break;
+                case ' ': case '-': case '_': g = ' '; break;
+                default:
+                    set_error(lv, name, rowline[r], "unexpected character '%c' in board", ch);
+                    g = ' ';
+                    break;
+                }
+                lv->grid[r * width + c] = g;
+            }
+        }
+    }
+    for (int r = 0; r < nrows; r++)
+        free(rows[r]);
+    free(rows);
+    free(rowlen);
+    free(rowline);
+    if (lv->error)
+        return;
+
+    int W = lv->width, H = lv->height;
+    if (H == 0 || W == 0) {
+        set_error(lv, name, lv->line, "empty board");
+        return;
+    }
+    /* Exactly one player. */
+    int player = -1;
+    for (int k = 0; k < W * H; k++) {
+        char g = lv->grid[k];
+        if (g == '@' || g == '+') {
+            if (player >= 0) {
+                set_error(lv, name, lv->row_line[k / W],
+                          "more than one player (second at column %d)", k % W + 1);
+                return;
+            }
+            player = k;
+        }
+    }
+    if (player < 0) {
+        set_error(lv, name, lv->line, "no player in board");
+        return;
+    }
+    /* Flood fill the player's region through everything but walls. */
+    lv->inside = xcalloc((size_t)(W * H), 1);
+    int *stack = xmalloc(sizeof(int) * (size_t)(W * H));
+    int sp = 0;
+    stack[sp++] = player;
+    lv->inside[player] = 1;
+    int open_at = -1;
+    while (sp > 0) {
+        int k = stack[--sp];
+        int r = k / W, c = k % W;
+        if (r == 0 || r == H - 1 || c == 0 || c == W - 1) {
+            if (open_at < 0)
+                open_at = k;
+        }
+        const int dr[4] = {0, -1, 0, 1}, dc[4] = {-1, 0, 1, 0};
+        for (int d = 0; d < 4; d++) {
+            int rr = r + dr[d], cc = c + dc[d];
+            if (rr < 0 || rr >= H || cc < 0 || cc >= W)
+                continue;
+            int kk = rr * W + cc;
+            if (lv->inside[kk] || lv->grid[kk] == '#')
+                continue;
+            lv->inside[kk] = 1;
+            stack[sp++] = kk;
+        }
+    }
+    free(stack);
+    if (open_at >= 0) {
+        set_error(lv, name, lv->row_line[open_at / W],
+                  "board is not closed: the player can walk off the board at column %d",
+                  open_at % W + 1);
+        return;
+    }
+    int boxes = 0, goals = 0;
+    for (int k = 0; k < W * H; k++) {
+        char g = lv->grid[k];
+        if (!lv->inside[k]) {
+            if (g == '$' || g == '.') {
+                set_error(lv, name, lv->row_line[k / W],
+                          "%s at column %d is outside the player's region",
+                          g == '$' ? "box" : "goal", k % W + 1);
+                return;
+            }
+            continue;
+        }
+        if (g == '$' || g == '*')
+            boxes++;
+        if (g == '.' || g == '*' || g == '+')
+            goals++;
+    }
+    if (boxes == 0) {
+        set_error(lv, name, lv->line, "no boxes in board");
+        return;
+    }
+    if (boxes != goals) {
+        set_error(lv, name, lv->line, "%d box%s but %d goal%s", boxes, boxes == 1 ? "" : "es",
+                  goals, goals == 1 ? "" : "s");
+        return;
+    }
+    if (boxes > LEVEL_MAX_BOXES) {
+        set_error(lv, name, lv->line, "%d boxes; the limit is %d", boxes, LEVEL_MAX_BOXES);
+        return;
+    }
+}
+
+/* ---------------------------------------------------------------- driver */
+
+void collection_parse(collection *c, const char *name, const char *data, size_t n)
+{
+    memset(c, 0, sizeof *c);
+    c->name = xstrdup(name);
+    int nl = 0;
+    src_line *L = split_lines(data, n, &nl);
+
+    /* Find boards: maximal runs of board rows; an exterior-only row
+     * ("----") continues a board but never starts one. */
+    int nb = 0, capb = 16;
+    int *bstart = xmalloc(sizeof(int) * (size_t)capb);
+    int *bend = xmalloc(sizeof(int) * (size_t)capb);
+    for (int i = 0; i < nl;) {
+        if (L[i].kind != LK_BOARD) {
+            i++;
+            continue;
+        }
+        int j = i;
+        while (j < nl && (L[j].kind == LK_BOARD || L[j].kind == LK_FLOORONLY))
+            j++;
+        while (j > i && L[j - 1].kind == LK_FLOORONLY)
+            j--; /* trailing exterior-only rows are not part of the board */
+        if (nb == capb) {
+            capb *= 2;
+            bstart = xrealloc(bstart, sizeof(int) * (size_t)capb);
+            bend = xrealloc(bend, sizeof(int) * (size_t)capb);
+        }
+        bstart[nb] = i;
+        bend[nb] = j;
+        nb++;
+        i = j;
+    }
+
+    if (nb == 0) {
+        c->error = xasprintf("%s:%d: error: no level found (no board rows)", name, nl > 0 ? 1 : 1);
+        for (int i = 0; i < nl; i++)
+            if (L[i].kind != LK_BLANK)
+                add_note(&c->notes, &c->nnotes, &c->capnotes, &L[i]);
+        free(bstart);
+        free(bend);
+        free(L);
+        return;
+    }
+
+    c->levels = xcalloc((size_t)nb, sizeof(level));
+    c->nlevels = c->caplevels = nb;
+    int prev_end = 0; /* first line after the previous board */
+    for (int k = 0; k < nb; k++) {
+        level *lv = &c->levels[k];
+        lv->index = k + 1;
+        lv->line = L[bstart[k]].lineno;
+        /* Title: last non-blank line in [prev_end, bstart) if it is text and
+         * is preceded by a blank line or is alone at this place. */
+        int t = bstart[k] - 1;
+        while (t >= prev_end && L[t].kind == LK_BLANK)
+            t--;
+        int title_idx = -1;
+        if (t >= prev_end && L[t].kind == LK_TEXT) {
+            if (t == prev_end || L[t - 1].kind == LK_BLANK || L[t - 1].kind == LK_MOVES)
+                title_idx = t;
+        }
+        int notes_end = title_idx >= 0 ? title_idx : bstart[k];
+        /* Lines before the title belong to the previous level or the file. */
+        if (k == 0) {
+            for (int i = 0; i < notes_end; i++)
+                if (L[i].kind != LK_BLANK)
+                    add_note(&c->notes, &c->nnotes, &c->capnotes, &L[i]);
+        } else {
+            parse_notes(&c->levels[k - 1], L, prev_end, notes_end);
+        }
+        if (title_idx >= 0) {
+            lv->title = title_text(&L[title_idx]);
+            lv->title_line = L[title_idx].lineno;
+        } else {
+            lv->title = xstrdup("");
+        }
+        build_board(lv, name, L, bstart[k], bend[k]);
+        prev_end = bend[k];
+    }
+    parse_notes(&c->levels[nb - 1], L, prev_end, nl);
+
+    /* "Title: X" notes override title lines. */
+    for (int k = 0; k < nb; k++) {
+        level *lv = &c->levels[k];
+        for (int i = 0; i < lv->nnotes; i++) {
+            const char *s = lv->notes[i].text;
+            if (ci_prefix(s, "title:")) {
+                const char *v = s + 6;
+                while (*v == ' ')
+                    v++;
+                free(lv->title);
+                lv->title = xstrdup(v);
+                lv->title_line = lv->notes[i].line;
+                break;
+            }
+        }
+    }
+    free(bstart);
+    free(bend);
+    free(L);
+}
+
+int collection_load(collection *c, const char *path)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    if (!f) {
+        memset(c, 0, sizeof *c);
+        c->name = xstrdup(name);
+        c->error = xasprintf("%s: error: cannot open: %s", name, strerror(errno));
+        return -1;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *data = xmalloc(cap);
+    for (;;) {
+        if (n == cap) {
+            if (cap >= ((size_t)1 << 30)) {
+                if (f != stdin)
+                    fclose(f);
+                free(data);
+                memset(c, 0, sizeof *c);
+                c->name = xstrdup(name);
+                c->error = xasprintf("%s: error: file larger than 1 GiB", name);
+                return -1;
+            }
+            cap *= 2;
+            data = xrealloc(data, cap);
+        }
+        size_t r = fread(data + n, 1, cap - n, f);
+        if (r == 0)
+            break;
+        n += r;
+    }
+    int bad = ferror(f);
+    if (f != stdin)
+        fclose(f);
+    if (bad) {
+        free(data);
+        memset(c, 0, sizeof *c);
+        c->name = xstrdup(name);
+        c->error = xasprintf("%s: error: read error", name);
+        return -1;
+    }
+    collection_parse(c, name, data, n);
+    free(data);
+    return c->error ? -1 : 0;
+}
+
+static void free_notes(note_line *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(v[i].text);
+    free(v);
+}
+
+void collection_free(collection *c)
+{
+    for (int k = 0; k < c->nlevels; k++) {
+        level *lv = &c->levels[k];
+        free(lv->title);
+        free(lv->grid);
+        free(lv->inside);
+        free(lv->row_line);
+        free(lv->error);
+        free_notes(lv->notes, lv->nnotes);
+        for (int s = 0; s < lv->nsections; s++) {
+            free(lv->sections[s].title);
+            free(lv->sections[s].moves);
+            free_notes(lv->sections[s].notes, lv->sections[s].nnotes);
+        }
+        free(lv->sections);
+    }
+    free(c->levels);
+    free_notes(c->notes, c->nnotes);
+    free(c->name);
+    free(c->error);
+    memset(c, 0, sizeof *c);
+}
+
+const char *level_meta(const level *lv, const char *key)
+{
+    size_t kl = strlen(key);
+    for (int i = 0; i < lv->nnotes; i++) {
+        const char *s = lv->notes[i].text;
+        if (strlen(s) > kl && s[kl] == ':' && ci_prefix(s, key)) {
+            s += kl + 1;
+            while (*s == ' ')
+                s++;
+            return s;
+        }
+    }
+    return NULL;
+}
+
+int section_is_saved_game(const level_section *s)
+{
+    if (!s->title)
+        return 0;
+    /* look for the words anywhere in the title, case-insensitively */
+    const char *words[] = {"savegame", "save game", "saved game", "snapshot"};
+    for (const char *p = s->title; *p; p++)
+        for (size_t w = 0; w < ARRAY_LEN(words); w++)
+            if (ci_prefix(p, words[w]))
+                return 1;
+    return 0;
+}
+
+int level_count(const level *lv, char what)
+{
+    int n = 0;
+    for (int k = 0; k < lv->width * lv->height; k++) {
+        if (lv->inside && !lv->inside[k])
+            continue;
+        char g = lv->grid[k];
+        if (what == '$' && (g == '$' || g == '*'))
+            n++;
+        if (what == '.' && (g == '.' || g == '*' || g == '+'))
+            n++;
+    }
+    return n;
+}
+
+/* ---------------------------------------------------------------- writers */
+
+void level_write_board(strbuf *out, const level *lv)
+{
+    for (int r = 0; r < lv->height; r++) {
+        const char *row = lv->grid + r * lv->width;
+        int len = lv->width;
+        while (len > 0 && row[len - 1] == ' ')
+            len--;
+        if (len == 0)
+            sb_putc(out, '-');
+        else
+            sb_putn(out, row, (size_t)len);
+        sb_putc(out, '\n');
+    }
+}
+
+static void write_notes(strbuf *out, const note_line *v, int n, int skip_title)
+{
+    for (int i = 0; i < n; i++) {
+        if (skip_title && ci_prefix(v[i].text, "title:"))
+            continue;
+        sb_puts(out, v[i].text);
+        sb_putc(out, '\n');
+    }
+}
+
+void level_write_sok(strbuf *out, const level *lv)
+{
+    if (lv->title && lv->title[0]) {
+        sb_puts(out, lv->title);
+        sb_puts(out, "\n\n");
+    }
+    level_write_board(out, lv);
+    if (lv->nnotes) {
+        sb_putc(out, '\n');
+        write_notes(out, lv->notes, lv->nnotes, 0);
+    }
+}
+
+void level_write_xsb(strbuf *out, const level *lv)
+{
+    if (lv->title && lv->title[0]) {
+        sb_puts(out, "; ");
+        sb_puts(out, lv->title);
+        sb_puts(out, "\n\n");
+    }
+    level_write_board(out, lv);
+}

@@ -1,0 +1,58 @@
+/* search.c: shared pieces of the search strategies. */
+#include "search.h"
+#include "../util/timer.h"
+#include "../util/util.h"
+
+#include <stdlib.h>
+
+const char *stop_reason_text(stop_reason r)
+{
+    switch (r) {
+    case STOP_NONE: return "";
+    case STOP_TIME: return "time limit";
+    case STOP_MEMORY: return "memory limit";
+    case STOP_NODES: return "node limit";
+    case STOP_INTERRUPT: return "interrupted";
+    case STOP_EXHAUSTED: return "no solution";
+    }
+    return "?";
+}
+
+void push_seq_add(push_seq *ps, sq_t from, int dir, int len)
+{
+    push_step *st = vec_push(&ps->v, &ps->n, &ps->cap, sizeof(push_step));
+    st->from = from;
+    st->dir = (uint8_t)dir;
+    st->len = (uint16_t)len;
+}
+
+void push_seq_free(push_seq *ps)
+{
+    free(ps->v);
+    ps->v = NULL;
+    ps->n = ps->cap = 0;
+}
+
+long push_seq_pushes(const push_seq *ps)
+{
+    long n = 0;
+    for (int i = 0; i < ps->n; i++)
+        n += ps->v[i].len;
+    return n;
+}
+
+stop_reason search_check_limits(search_limits *lim, const stats *st, int64_t *next_progress_ns)
+{
+    if (lim->interrupt && *lim->interrupt)
+        return STOP_INTERRUPT;
+    if (lim->max_nodes && st->nodes >= lim->max_nodes)
+        return STOP_NODES;
+    int64_t now = timer_now_ns();
+    if (lim->deadline_ns && now >= lim->deadline_ns)
+        return STOP_TIME;
+    if (lim->progress && next_progress_ns && now >= *next_progress_ns) {
+        lim->progress(lim->progress_arg, st, (double)(now - lim->start_ns) / 1e9);
+        *next_progress_ns = now + (int64_t)(lim->progress_every * 1e9);
+    }
+    return STOP_NONE;
+}

@@ -1,0 +1,64 @@
+/* search.h: what every search strategy shares: limits, the stop reasons,
+ * the push sequence it returns, and the limit check. */
+#ifndef KEEPER_SEARCH_H
+#define KEEPER_SEARCH_H
+
+#include <signal.h>
+#include <stdint.h>
+#include "../core/board.h"
+#include "../util/mem.h"
+#include "../util/stats.h"
+
+typedef enum {
+    STOP_NONE = 0,  /* still running, or solved */
+    STOP_TIME,      /* time limit */
+    STOP_MEMORY,    /* memory limit */
+    STOP_NODES,     /* node limit (bench, --max-nodes) */
+    STOP_INTERRUPT, /* Ctrl-C */
+    STOP_EXHAUSTED, /* the whole search space was searched: no solution */
+} stop_reason;
+
+const char *stop_reason_text(stop_reason r);
+
+typedef struct search_limits {
+    int64_t deadline_ns;                    /* 0 = none */
+    uint64_t max_nodes;                     /* 0 = none */
+    volatile sig_atomic_t *interrupt;       /* set by the SIGINT handler, or NULL */
+    void (*progress)(void *arg, const stats *st, double seconds); /* or NULL */
+    void *progress_arg;
+    double progress_every;                  /* seconds between progress calls */
+    int64_t start_ns;
+} search_limits;
+
+/* One push or macro push: the box on `from` moves `len` squares in `dir`. */
+typedef struct push_step {
+    sq_t from;
+    uint8_t dir;
+    uint16_t len;
+} push_step;
+
+typedef struct push_seq {
+    push_step *v;
+    int n, cap;
+} push_seq;
+
+void push_seq_add(push_seq *ps, sq_t from, int dir, int len);
+void push_seq_free(push_seq *ps);
+/* Total pushes (the sum of lengths). */
+long push_seq_pushes(const push_seq *ps);
+
+/* Outcome of a search strategy. */
+typedef struct search_outcome {
+    int solved;
+    int optimal;      /* the push count is proven optimal */
+    stop_reason stop; /* why the search ended without a solution */
+    push_seq pushes;  /* the solution, from the start position */
+    stats st;
+} search_outcome;
+
+/* Checks the time, node and interrupt limits; call it every few hundred
+ * expansions. Returns the reason to stop, or STOP_NONE. Also calls the
+ * progress callback when it is due. */
+stop_reason search_check_limits(search_limits *lim, const stats *st, int64_t *next_progress_ns);
+
+#endif

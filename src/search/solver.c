@@ -1,0 +1,103 @@
+/* solver.c: one level, from text to verified solution. */
+#include "solver.h"
+#include "bfs.h"
+#include "pathbuild.h"
+#include "../analysis/distance.h"
+#include "../core/board.h"
+#include "../util/timer.h"
+#include "../util/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *result_status_text(result_status s)
+{
+    switch (s) {
+    case RESULT_SOLVED: return "solved";
+    case RESULT_UNSOLVED: return "unsolved";
+    case RESULT_INVALID: return "invalid";
+    }
+    return "?";
+}
+
+void solve_result_free(solve_result *res)
+{
+    free(res->lurd);
+    res->lurd = NULL;
+}
+
+/* Whether some box starts on a dead square (then no search is needed). */
+static int start_dead(const board *b)
+{
+    for (int i = 0; i < b->nboxes; i++)
+        if (b->dead[b->start_boxes[i]])
+            return 1;
+    return 0;
+}
+
+void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t mem_limit,
+                 solve_result *res)
+{
+    memset(res, 0, sizeof *res);
+    int64_t t0 = timer_now_ns();
+    if (lv->error) {
+        res->status = RESULT_INVALID;
+        snprintf(res->reason, sizeof res->reason, "%s", lv->error);
+        return;
+    }
+    board b;
+    if (board_build(&b, lv) != 0) {
+        res->status = RESULT_INVALID;
+        snprintf(res->reason, sizeof res->reason, "level cannot be built");
+        return;
+    }
+    res->status = RESULT_UNSOLVED;
+    membudget mem;
+    mem_init(&mem, mem_limit);
+    size_t table_bytes = (size_t)b.nboxes * (size_t)b.nsq * 2;
+    if (!mem_fits(&mem, table_bytes) || distance_analyze(&b) != 0) {
+        snprintf(res->reason, sizeof res->reason, "%s", stop_reason_text(STOP_MEMORY));
+        board_free(&b);
+        res->seconds = timer_seconds_since(t0);
+        return;
+    }
+    /* The distance tables stay charged to this level's budget. */
+    mem.used = mem.peak = table_bytes;
+
+    search_outcome out;
+    memset(&out, 0, sizeof out);
+    if (o->dead_squares && start_dead(&b)) {
+        out.stop = STOP_EXHAUSTED;
+    } else {
+        bfs_config cfg = {.prune_dead = (int)o->dead_squares};
+        bfs_solve(&b, &cfg, lim, &mem, &out);
+    }
+    res->st = out.st;
+    if (out.solved) {
+        movelist mv;
+        moves_init(&mv);
+        replay_result rr;
+        if (path_build(&b, &out.pushes, &mv) != 0) {
+            snprintf(res->reason, sizeof res->reason,
+                     "internal error: the search's pushes do not replay");
+        } else if (!solution_replay(&b, &mv, &rr)) {
+            snprintf(res->reason, sizeof res->reason,
+                     "internal error: the solution failed verification: %s", rr.reason);
+        } else {
+            strbuf sb;
+            sb_init(&sb);
+            lurd_encode(&sb, &mv);
+            res->lurd = sb_take(&sb);
+            res->metrics = rr.m;
+            res->status = RESULT_SOLVED;
+            res->optimal = out.optimal;
+        }
+        moves_free(&mv);
+    } else {
+        snprintf(res->reason, sizeof res->reason, "%s", stop_reason_text(out.stop));
+    }
+    push_seq_free(&out.pushes);
+    board_free(&b);
+    res->seconds = timer_seconds_since(t0);
+}

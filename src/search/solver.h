@@ -1,0 +1,33 @@
+/* solver.h: solving one level end to end: build and analyse the board,
+ * run the chosen search under the limits, rebuild the moves, replay them
+ * (every printed solution is verified) and report. */
+#ifndef KEEPER_SOLVER_H
+#define KEEPER_SOLVER_H
+
+#include "search.h"
+#include "../core/level.h"
+#include "../core/solution.h"
+#include "../util/options.h"
+
+typedef enum { RESULT_SOLVED, RESULT_UNSOLVED, RESULT_INVALID } result_status;
+
+const char *result_status_text(result_status s); /* "solved", "unsolved", "invalid" */
+
+typedef struct solve_result {
+    result_status status;
+    char reason[512]; /* why not solved: a stop reason or the level's error */
+    int optimal;      /* push count proven optimal */
+    double seconds;
+    stats st;
+    sol_metrics metrics; /* of the verified solution */
+    char *lurd;          /* the verified solution, NULL unless solved */
+} solve_result;
+
+/* Solves `lv` with options `o`. `lim` carries the deadline, interrupt flag
+ * and progress callback; `mem_limit` is this level's memory budget in bytes.
+ * Never fails: problems become an "unsolved" or "invalid" result. */
+void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t mem_limit,
+                 solve_result *res);
+void solve_result_free(solve_result *res);
+
+#endif

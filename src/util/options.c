@@ -1,0 +1,199 @@
+/* options.c: option table parsing and help. */
+#include "options.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef enum { T_INT, T_DBL } opt_type;
+
+typedef struct opt_desc {
+    const char *name;
+    opt_type type;
+    double def, lo, hi;
+    const char *help;
+    size_t offset;
+} opt_desc;
+
+#define T_TYPE_INT T_INT
+#define T_TYPE_DBL T_DBL
+static const opt_desc table[] = {
+#define OPTIONS_DESC(name, type, def, lo, hi, help) \
+    {#name, T_TYPE_##type, def, lo, hi, help, offsetof(options, name)},
+    KEEPER_OPTIONS(OPTIONS_DESC)
+#undef OPTIONS_DESC
+};
+
+/* A 0/1 option that may stand alone ("--freeze"); "search" is an enum. */
+static int is_switch(const opt_desc *d)
+{
+    return d->lo == 0 && d->hi == 1 && strcmp(d->name, "search") != 0;
+}
+
+static void set_value(options *o, const opt_desc *d, double v)
+{
+    char *base = (char *)o + d->offset;
+    if (d->type == T_INT)
+        *(long long *)(void *)base = (long long)v;
+    else
+        *(double *)(void *)base = v;
+}
+
+static double get_value(const options *o, const opt_desc *d)
+{
+    const char *base = (const char *)o + d->offset;
+    if (d->type == T_INT)
+        return (double)*(const long long *)(const void *)base;
+    return *(const double *)(const void *)base;
+}
+
+void options_init(options *o)
+{
+    memset(o, 0, sizeof *o);
+    for (size_t i = 0; i < ARRAY_LEN(table); i++)
+        set_value(o, &table[i], table[i].def);
+}
+
+/* Compares a CLI name ("dead-squares") with a table name ("dead_squares"). */
+static int name_eq(const char *cli, size_t n, const char *name)
+{
+    if (strlen(name) != n)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char a = cli[i] == '-' ? '_' : cli[i];
+        if (a != name[i])
+            return 0;
+    }
+    return 1;
+}
+
+static const opt_desc *lookup(const char *name, size_t n)
+{
+    for (size_t i = 0; i < ARRAY_LEN(table); i++)
+        if (name_eq(name, n, table[i].name))
+            return &table[i];
+    return NULL;
+}
+
+static int parse_value(const opt_desc *d, const char *s, double *v, char *err, size_t errlen)
+{
+    if (!strcasecmp(s, "true") || !strcasecmp(s, "on") || !strcasecmp(s, "yes")) {
+        *v = 1;
+    } else if (!strcasecmp(s, "false") || !strcasecmp(s, "off") || !strcasecmp(s, "no")) {
+        *v = 0;
+    } else if (!strcmp(d->name, "search") && !strcasecmp(s, "astar")) {
+        *v = 0;
+    } else if (!strcmp(d->name, "search") && !strcasecmp(s, "bfs")) {
+        *v = 1;
+    } else if (!strcmp(d->name, "optimal") && !strcasecmp(s, "pushes")) {
+        *v = 1;
+    } else {
+        char *end;
+        errno = 0;
+        double x = strtod(s, &end);
+        if (end == s || *end != '\0' || errno == ERANGE || x != x) {
+            snprintf(err, errlen, "option --%s: '%s' is not a number", d->name, s);
+            return -1;
+        }
+        if (d->type == T_INT && x != (double)(long long)x) {
+            snprintf(err, errlen, "option --%s: '%s' is not a whole number", d->name, s);
+            return -1;
+        }
+        *v = x;
+    }
+    if (*v < d->lo || *v > d->hi) {
+        snprintf(err, errlen, "option --%s: %s is out of range [%g, %g]", d->name, s, d->lo,
+                 d->hi);
+        return -1;
+    }
+    return 0;
+}
+
+int options_parse(options *o, const char *arg, const char *next, char *err, size_t errlen)
+{
+    if (strncmp(arg, "--", 2) != 0)
+        return 0;
+    const char *name = arg + 2;
+    const char *eq = strchr(name, '=');
+    size_t n = eq ? (size_t)(eq - name) : strlen(name);
+    const opt_desc *d = lookup(name, n);
+    if (!d && !eq && n > 3 && !strncmp(name, "no-", 3)) {
+        d = lookup(name + 3, n - 3);
+        if (d && is_switch(d)) {
+            set_value(o, d, 0);
+            return 1;
+        }
+        return 0;
+    }
+    if (!d)
+        return 0;
+    double v;
+    if (eq) {
+        if (parse_value(d, eq + 1, &v, err, errlen) != 0)
+            return -1;
+        set_value(o, d, v);
+        return 1;
+    }
+    if (is_switch(d)) {
+        /* A switch: "--name" alone, or followed by an explicit value word. */
+        static const char *words[] = {"0", "1", "true", "false", "on", "off", "yes", "no"};
+        int takes = 0;
+        for (size_t i = 0; next && i < ARRAY_LEN(words); i++)
+            if (!strcasecmp(next, words[i]))
+                takes = 1;
+        if (next && !strcmp(d->name, "optimal")) {
+            if (!strcasecmp(next, "pushes"))
+                takes = 1;
+            else if (!strcasecmp(next, "moves")) {
+                snprintf(err, errlen, "--optimal moves is not supported yet; use --optimal pushes");
+                return -1;
+            }
+        }
+        if (takes) {
+            if (parse_value(d, next, &v, err, errlen) != 0)
+                return -1;
+            set_value(o, d, v);
+            return 2;
+        }
+        set_value(o, d, 1);
+        return 1;
+    }
+    /* "--name value" */
+    if (!next) {
+        snprintf(err, errlen, "option --%s needs a value", d->name);
+        return -1;
+    }
+    if (parse_value(d, next, &v, err, errlen) != 0)
+        return -1;
+    set_value(o, d, v);
+    return 2;
+}
+
+void options_usage(FILE *f)
+{
+    for (size_t i = 0; i < ARRAY_LEN(table); i++) {
+        const opt_desc *d = &table[i];
+        char name[64];
+        snprintf(name, sizeof name, "%s", d->name);
+        for (char *p = name; *p; p++)
+            if (*p == '_')
+                *p = '-';
+        char left[96];
+        if (is_switch(d))
+            snprintf(left, sizeof left, "--[no-]%s", name);
+        else
+            snprintf(left, sizeof left, "--%s=%s", name, d->type == T_INT ? "N" : "X");
+        fprintf(f, "  %-22s %s (default %g)\n", left, d->help, d->def);
+    }
+}
+
+void options_print_changed(FILE *f, const options *o, const char *prefix)
+{
+    for (size_t i = 0; i < ARRAY_LEN(table); i++) {
+        double v = get_value(o, &table[i]);
+        if (v != table[i].def)
+            fprintf(f, "%s--%s=%g\n", prefix, table[i].name, v);
+    }
+}

@@ -1,0 +1,54 @@
+/* options.h: the solver options as one table. The X-macro generates the
+ * options struct, the defaults, the range checks, the "--name=value"
+ * parser and the help text, so an option is added in one place.
+ *
+ * X(name, type, default, min, max, help); type is INT or DBL. In the CLI an
+ * underscore in a name is written as '-'. A 0/1 option also takes
+ * "--name" (1) and "--no-name" (0). */
+#ifndef KEEPER_OPTIONS_H
+#define KEEPER_OPTIONS_H
+
+#include <stdio.h>
+
+#define KEEPER_OPTIONS(X)                                                                    \
+    X(time, DBL, 600, 0, 1e9, "time limit per level in seconds (0 = none)")                  \
+    X(memory, INT, 4096, 16, 1048576, "memory limit of a run in MiB, shared by its threads") \
+    X(threads, INT, 1, 1, 64, "levels solved at the same time")                              \
+    X(optimal, INT, 0, 0, 1, "prove the push count optimal (also: --optimal pushes)")        \
+    X(search, INT, 0, 0, 1, "search: 0 = A* (astar), 1 = breadth-first (bfs)")               \
+    X(max_nodes, DBL, 0, 0, 1e15, "stop after storing this many positions (0 = no limit)")   \
+    X(dead_squares, INT, 1, 0, 1, "prune pushes onto dead squares")                          \
+    X(freeze, INT, 1, 0, 1, "prune freeze deadlocks")                                        \
+    X(matching, INT, 1, 0, 1, "lower bound by minimum matching (0 = nearest goal)")          \
+    X(tunnels, INT, 1, 0, 1, "tunnel and no-influence macro pushes")                         \
+    X(corrals, INT, 1, 0, 1, "PI-corral pruning")                                            \
+    X(dfs_ext, INT, 1, 0, 1, "expand a child with its parent's f at once")                   \
+    X(weight, INT, 3, 1, 100, "fast mode: f = g + weight * h (optimal mode uses 1)")        \
+    X(check, INT, 0, 0, 1, "debug: verify the position after every push")
+
+#define OPT_TYPE_INT long long
+#define OPT_TYPE_DBL double
+
+typedef struct options {
+#define OPTIONS_FIELD(name, type, def, lo, hi, help) OPT_TYPE_##type name;
+    KEEPER_OPTIONS(OPTIONS_FIELD)
+#undef OPTIONS_FIELD
+} options;
+
+/* Sets every option to its default. */
+void options_init(options *o);
+
+/* Parses one command-line argument that may be an option.
+ *   arg:  the current argument ("--name=value", "--name", "--no-name")
+ *   next: the following argument or NULL (used as the value of "--name V")
+ * Returns the number of arguments consumed (1 or 2), 0 when arg names no
+ * option in the table, -1 on a bad value (message in err). */
+int options_parse(options *o, const char *arg, const char *next, char *err, size_t errlen);
+
+/* Prints "  --name=VALUE  help (default D, range)" lines. */
+void options_usage(FILE *f);
+
+/* Prints the options that differ from their defaults, for reports. */
+void options_print_changed(FILE *f, const options *o, const char *prefix);
+
+#endif

@@ -1,0 +1,42 @@
+/* stats.h: the search counters as one table. The X-macro generates the
+ * struct, the names printed in the statistics block and the JSON keys. */
+#ifndef KEEPER_STATS_H
+#define KEEPER_STATS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* X(name, description) */
+#define KEEPER_STATS(X)                                                        \
+    X(nodes, "positions stored")                                               \
+    X(expanded, "positions expanded")                                          \
+    X(generated, "pushes generated")                                           \
+    X(duplicates, "transposition hits (position already stored)")              \
+    X(reopened, "stored positions reached again on a shorter path")            \
+    X(cut_dead, "pushes onto dead squares")                                    \
+    X(cut_freeze, "freeze deadlocks")                                          \
+    X(cut_bipartite, "bipartite deadlocks (no perfect matching)")              \
+    X(cut_corral, "pushes pruned by PI-corrals")                               \
+    X(corrals, "PI-corrals found")                                             \
+    X(corral_deadlocks, "positions with a PI-corral and no legal push")        \
+    X(tunnel_macros, "tunnel and no-influence pushes extended")                \
+    X(dfs_extensions, "children expanded at once (equal f)")                   \
+    X(setpos_steps, "pushes made and unmade to put positions on the board")    \
+    X(reach_calls, "player reachability computations")                         \
+    X(max_depth, "deepest position (pushes)")                                  \
+    X(best_lower_bound, "highest f expanded (pushes)")                         \
+    X(mem_bytes, "peak bytes in the search's memory budget")
+
+typedef struct stats {
+#define STATS_FIELD(name, desc) uint64_t name;
+    KEEPER_STATS(STATS_FIELD)
+#undef STATS_FIELD
+} stats;
+
+/* Prints "prefix name  value  description" lines for nonzero counters. */
+void stats_print(FILE *f, const char *prefix, const stats *s);
+/* Adds every counter of b into a (max_depth, best_lower_bound and mem_bytes
+ * take the maximum). */
+void stats_add(stats *a, const stats *b);
+
+#endif

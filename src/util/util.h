@@ -1,0 +1,49 @@
+/* util.h: small helpers shared by every module: checked allocation, fatal
+ * errors, min/max, and the assertion macro used for invariants. */
+#ifndef KEEPER_UTIL_H
+#define KEEPER_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <assert.h>
+
+#define KEEPER_NAME "keeper"
+
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#if defined(__GNUC__)
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#define NORETURN __attribute__((noreturn))
+#else
+#define LIKELY(x) (x)
+#define UNLIKELY(x) (x)
+#define PRINTF_LIKE(f, a)
+#define NORETURN
+#endif
+
+/* Prints "keeper: fatal: ..." to stderr and exits with status 2. Used only for
+ * resource failures outside a search budget (the search itself never calls
+ * it: it ends the level cleanly instead). */
+NORETURN void die(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+/* Allocation that never returns NULL (dies instead). For small, bounded
+ * structures: parser output, board tables, option strings. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+/* printf into a freshly allocated string. */
+char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+/* Appends an element to a growable array: *arr has *n elements and room
+ * for *cap; grows geometrically. Returns a pointer to the new slot. */
+void *vec_push(void *arrp, int *n, int *cap, size_t elem);
+
+#endif
