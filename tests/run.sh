@@ -29,6 +29,7 @@ cat "$tmp"
 add_counts "$tmp" unit_tests
 
 for t in tests/cli/test_*.sh; do
+    [ -f "$t" ] || continue
     echo "== $t"
     sh "$t" > "$tmp" 2>&1
     cat "$tmp"
