@@ -1,5 +1,6 @@
 /* solver.c: one level, from text to verified solution. */
 #include "solver.h"
+#include "astar.h"
 #include "bfs.h"
 #include "pathbuild.h"
 #include "../analysis/distance.h"
@@ -69,9 +70,22 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
     memset(&out, 0, sizeof out);
     if (o->dead_squares && start_dead(&b)) {
         out.stop = STOP_EXHAUSTED;
-    } else {
+    } else if (o->search == 1) {
         bfs_config cfg = {.prune_dead = (int)o->dead_squares};
         bfs_solve(&b, &cfg, lim, &mem, &out);
+    } else {
+        astar_config cfg = {
+            .optimal = (int)o->optimal,
+            .weight = (int)o->weight,
+            .dead_squares = (int)o->dead_squares,
+            .freeze = (int)o->freeze,
+            .matching = (int)o->matching,
+            .dfs_ext = (int)o->dfs_ext,
+            .corrals = (int)o->corrals,
+            .tunnels = (int)o->tunnels,
+            .check = (int)o->check,
+        };
+        astar_solve(&b, &cfg, lim, &mem, &out);
     }
     res->st = out.st;
     if (out.solved) {

@@ -23,7 +23,7 @@
     X(tunnels, INT, 1, 0, 1, "tunnel and no-influence macro pushes")                         \
     X(corrals, INT, 1, 0, 1, "PI-corral pruning")                                            \
     X(dfs_ext, INT, 1, 0, 1, "expand a child with its parent's f at once")                   \
-    X(weight, INT, 3, 1, 100, "fast mode: f = g + weight * h (optimal mode uses 1)")        \
+    X(weight, INT, 3, 1, 10, "fast mode: f = g + weight * h (optimal mode uses 1)")        \
     X(check, INT, 0, 0, 1, "debug: verify the position after every push")
 
 #define OPT_TYPE_INT long long

@@ -1,0 +1,194 @@
+/* corral.c: PI-corral detection and pruning (see corral.h for the proof
+ * sketch). One attempt grows S (squares) and F (boxes) from a seed corral
+ * with a worklist over F; membership is kept with stamps, so nothing is
+ * cleared between attempts. */
+#include "corral.h"
+#include "../util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void corral_init(corral_ctx *c, const board *b)
+{
+    memset(c, 0, sizeof *c);
+    c->sq_mark = xcalloc((size_t)b->nsq, sizeof(uint32_t));
+    c->seen = xcalloc((size_t)b->nsq, sizeof(uint32_t));
+    c->box_mark = xcalloc((size_t)b->nboxes, sizeof(uint32_t));
+    c->queue = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
+    c->work = xmalloc(sizeof(uint16_t) * (size_t)b->nboxes);
+    c->fence = xmalloc(sizeof(uint16_t) * (size_t)b->nboxes);
+    c->allow_try = xcalloc((size_t)b->nboxes, 1);
+    c->max_seeds = 16;
+}
+
+void corral_free(corral_ctx *c)
+{
+    free(c->sq_mark);
+    free(c->seen);
+    free(c->box_mark);
+    free(c->queue);
+    free(c->work);
+    free(c->fence);
+    free(c->allow_try);
+    memset(c, 0, sizeof *c);
+}
+
+typedef struct attempt {
+    corral_ctx *c;
+    const position *p;
+    const reach *r;
+    int nwork;
+    int empty_goal; /* S holds a goal (S squares are free, so it is empty) */
+} attempt;
+
+static inline int in_s(const attempt *t, sq_t s) { return t->c->sq_mark[s] == t->c->stamp; }
+
+static void add_box(attempt *t, uint16_t j)
+{
+    corral_ctx *c = t->c;
+    if (c->box_mark[j] == c->stamp)
+        return;
+    c->box_mark[j] = c->stamp;
+    c->fence[c->nfence++] = j;
+    c->work[t->nwork++] = j;
+}
+
+/* Adds the corral holding the free, unreachable square s to S, and the
+ * boxes next to it to F. */
+static void add_region(attempt *t, sq_t s)
+{
+    corral_ctx *c = t->c;
+    const board *b = t->p->b;
+    int head = 0, tail = 0;
+    c->sq_mark[s] = c->stamp;
+    c->queue[tail++] = s;
+    while (head < tail) {
+        sq_t x = c->queue[head++];
+        if (b->is_goal[x])
+            t->empty_goal = 1;
+        for (int d = 0; d < 4; d++) {
+            sq_t y = b->nb[x][d];
+            if (y == SQ_NONE)
+                continue;
+            uint16_t k = t->p->box_at[y];
+            if (k != NO_BOX) {
+                add_box(t, k);
+            } else if (c->sq_mark[y] != c->stamp) {
+                c->sq_mark[y] = c->stamp;
+                c->queue[tail++] = y;
+            }
+        }
+    }
+}
+
+/* Grows S and F from `seed`. Returns the number of allowed pushes (in
+ * c->allow_try for the boxes of c->fence), or -1 when this is no PI-corral. */
+static int try_seed(corral_ctx *c, const position *p, const reach *r, sq_t seed)
+{
+    const board *b = p->b;
+    if (++c->stamp == 0) { /* wrapped: clear and restart */
+        memset(c->sq_mark, 0, sizeof(uint32_t) * (size_t)b->nsq);
+        memset(c->box_mark, 0, sizeof(uint32_t) * (size_t)b->nboxes);
+        c->stamp = 1;
+    }
+    attempt t = {c, p, r, 0, 0};
+    c->nfence = 0;
+    add_region(&t, seed);
+    while (t.nwork > 0) {
+        uint16_t j = c->work[--t.nwork];
+        sq_t B = p->boxes[j];
+        for (int d = 0; d < 4; d++) {
+            sq_t N = b->nb[B][DIR_OPP(d)], O = b->nb[B][d];
+            if (N == SQ_NONE || O == SQ_NONE || in_s(&t, N) || b->dead[O])
+                continue; /* no push, the player is inside S, or a dead end */
+            if (p->box_at[O] != NO_BOX) {
+                add_box(&t, p->box_at[O]); /* it must move first: make that an F push */
+                continue;
+            }
+            if (!in_s(&t, O) && !reach_floor(r, O))
+                add_region(&t, O); /* O lies in another corral: join it */
+            if (p->box_at[N] != NO_BOX) {
+                add_box(&t, p->box_at[N]);
+                continue;
+            }
+            if (!reach_floor(r, N)) {
+                add_region(&t, N); /* the player square lies in another corral */
+                continue;
+            }
+            if (!in_s(&t, O))
+                return -1; /* an outward push is available now */
+        }
+    }
+    /* (a): the corral must be touched in every solution. */
+    int off_goal = t.empty_goal;
+    for (int k = 0; k < c->nfence && !off_goal; k++)
+        off_goal = !b->is_goal[p->boxes[c->fence[k]]];
+    if (!off_goal)
+        return -1;
+    int count = 0;
+    for (int k = 0; k < c->nfence; k++) {
+        uint16_t j = c->fence[k];
+        sq_t B = p->boxes[j];
+        uint8_t mask = 0;
+        for (int d = 0; d < 4; d++) {
+            sq_t N = b->nb[B][DIR_OPP(d)], O = b->nb[B][d];
+            if (N == SQ_NONE || O == SQ_NONE || b->dead[O])
+                continue;
+            if (p->box_at[N] == NO_BOX && reach_floor(r, N) && p->box_at[O] == NO_BOX &&
+                in_s(&t, O)) {
+                mask |= (uint8_t)(1u << d);
+                count++;
+            }
+        }
+        c->allow_try[j] = mask;
+    }
+    return count;
+}
+
+int corral_prune(corral_ctx *c, const position *p, const reach *r, uint8_t *allow)
+{
+    const board *b = p->b;
+    if (++c->seen_stamp == 0) {
+        memset(c->seen, 0, sizeof(uint32_t) * (size_t)b->nsq);
+        c->seen_stamp = 1;
+    }
+    int best = -1, seeds = 0;
+    for (int i = 0; i < b->nboxes && best != 0; i++) {
+        sq_t s = p->boxes[i];
+        if (!reach_box(r, s))
+            continue;
+        for (int d = 0; d < 4 && best != 0; d++) {
+            sq_t q = b->nb[s][d];
+            if (q == SQ_NONE || p->box_at[q] != NO_BOX || reach_floor(r, q) ||
+                c->seen[q] == c->seen_stamp)
+                continue;
+            if (seeds++ >= c->max_seeds)
+                return best;
+            int n = try_seed(c, p, r, q);
+            {
+                /* mark the seed corral tried, so it seeds no further attempt */
+                int head = 0, tail = 0;
+                c->seen[q] = c->seen_stamp;
+                c->queue[tail++] = q;
+                while (head < tail) {
+                    sq_t x = c->queue[head++];
+                    for (int e = 0; e < 4; e++) {
+                        sq_t y = b->nb[x][e];
+                        if (y != SQ_NONE && p->box_at[y] == NO_BOX && c->seen[y] != c->seen_stamp &&
+                            !reach_floor(r, y)) {
+                            c->seen[y] = c->seen_stamp;
+                            c->queue[tail++] = y;
+                        }
+                    }
+                }
+            }
+            if (n >= 0 && (best < 0 || n < best)) {
+                best = n;
+                memset(allow, 0, (size_t)b->nboxes);
+                for (int k = 0; k < c->nfence; k++)
+                    allow[c->fence[k]] = c->allow_try[c->fence[k]];
+            }
+        }
+    }
+    return best;
+}

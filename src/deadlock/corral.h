@@ -1,0 +1,55 @@
+/* corral.h: PI-corral pruning (seed 000, Meger's insight; combined corrals
+ * after Damgaard).
+ *
+ * A corral is a region of free squares the player cannot reach. Take a set
+ * S of such squares and a set F of boxes containing every box next to S.
+ * Suppose that
+ *   (a) some box of F is off its goal, or S holds an empty goal, so a box of
+ *       F must be pushed in every solution;
+ *   (b) every push of an F box that the player could make from outside S
+ *       before any F box has moved goes into S (pushes onto dead squares
+ *       never belong to a solution and are ignored);
+ *   (c) each of those inward pushes can be made now.
+ * Then some solution starts with one of those inward pushes: the first
+ * F push of any solution is one of them, and pulling it to the front keeps
+ * every earlier push legal (they never touch S or F's squares) and the push
+ * count unchanged. So the search may generate only the inward pushes of F,
+ * without losing push-optimality; when there are none, the position is a
+ * deadlock.
+ *
+ * When a push breaks (b) or (c) only because its player square lies in
+ * another corral, that corral joins S; when it needs a box outside F to
+ * move first, that box joins F. The closure either fails (an outward push
+ * is available now, or (a) fails) or yields a combined PI-corral. Every
+ * corral next to a box the player can reach is tried as a seed; the one
+ * allowing the fewest pushes wins. */
+#ifndef KEEPER_CORRAL_H
+#define KEEPER_CORRAL_H
+
+#include "../core/position.h"
+#include "../core/reach.h"
+
+typedef struct corral_ctx {
+    uint32_t *sq_mark;  /* [nsq] == stamp: square in S */
+    uint32_t *box_mark; /* [nboxes] == stamp: box in F */
+    uint32_t *seen;     /* [nsq] == seen_stamp: seed corral already tried */
+    uint32_t stamp, seen_stamp;
+    sq_t *queue;        /* [nsq] flood fill */
+    uint16_t *work;     /* [nboxes] F boxes waiting to be checked */
+    uint16_t *fence;    /* [nboxes] F boxes of the current attempt */
+    int nfence;
+    uint8_t *allow_try; /* [nboxes] allowed directions of the current attempt */
+    int max_seeds;      /* corrals tried per position */
+} corral_ctx;
+
+void corral_init(corral_ctx *c, const board *b);
+void corral_free(corral_ctx *c);
+
+/* Looks for a PI-corral in position p, whose player region is r.
+ * Returns -1 when none applies (all pushes must be generated). Otherwise
+ * returns how many pushes are allowed (0 = the position is a deadlock) and
+ * sets allow[box] to a mask of the directions (1 << dir) allowed for each
+ * box index; other boxes get 0. */
+int corral_prune(corral_ctx *c, const position *p, const reach *r, uint8_t *allow);
+
+#endif

@@ -1,0 +1,66 @@
+/* lowerbound.h: lower bounds on the pushes a position still needs.
+ *
+ *  - nearest goal: the sum over boxes of the push distance to the nearest
+ *    goal (seed 003's simple lower bound);
+ *  - minimum matching: the cost of a minimum-cost perfect matching of boxes
+ *    to goals on true push distances (analysis/distance.c), found with the
+ *    Hungarian method in its shortest-augmenting-path form. When no perfect
+ *    matching of finite cost exists the position is a bipartite deadlock.
+ *
+ * A solution (assignment and dual potentials) is kept per position being
+ * evaluated. After one box moves only its row changes: the row is
+ * unassigned, its potential lowered to stay feasible, and one augmenting
+ * path (O(n^2)) restores optimality, so a child's bound costs O(n^2)
+ * instead of O(n^3). Both bounds are admissible and consistent: one push
+ * changes a box's distance by at most one. */
+#ifndef KEEPER_LOWERBOUND_H
+#define KEEPER_LOWERBOUND_H
+
+#include <stdint.h>
+#include "../core/board.h"
+#include "../util/mem.h"
+
+#define LB_INF INT64_MAX
+
+typedef struct lowerbound {
+    int n;             /* boxes = goals */
+    int nsq;
+    int matching;      /* 1 = minimum matching, 0 = nearest goal */
+    const board *b;
+    uint16_t *dist_t;  /* [nsq * n]: distance from square s to goal j at s * n + j */
+    size_t dist_bytes;
+    int64_t *minv;     /* scratch, [n + 1] */
+    int32_t *way;
+    uint8_t *used;
+    membudget *mem;
+} lowerbound;
+
+/* A bound for one position. Rows are boxes (by box index), columns goals. */
+typedef struct lb_sol {
+    int32_t *p;   /* [n + 1] row (1-based) assigned to column j (1-based); 0 = none */
+    int32_t *col; /* [n + 1] column assigned to row i (1-based); 0 = none */
+    int64_t *u, *v;
+    sq_t *sq;     /* [n] square of each box when last solved */
+    int64_t cost; /* the bound, or LB_INF for a deadlock */
+} lb_sol;
+
+/* Returns 0, or -1 when the memory budget refuses the distance table. */
+int lb_init(lowerbound *lb, const board *b, int matching, membudget *mem);
+void lb_free(lowerbound *lb);
+
+void lb_sol_init(lb_sol *s, int n);
+void lb_sol_free(lb_sol *s);
+void lb_copy(lb_sol *dst, const lb_sol *src, int n);
+
+/* Brings s up to date for boxes[0..n) (box i on boxes[i]). Rows whose
+ * square changed since s was last solved are re-solved; a fresh lb_sol
+ * solves everything. Returns s->cost. */
+int64_t lb_solve(lowerbound *lb, lb_sol *s, const sq_t *boxes);
+/* Box `box` moved to `to`; updates s (which was solved). Returns s->cost. */
+int64_t lb_move(lowerbound *lb, lb_sol *s, int box, sq_t to);
+
+/* Reference bound for tests: brute-force minimum over all assignments (n
+ * at most 8). Returns LB_INF when no finite assignment exists. */
+int64_t lb_brute_force(const lowerbound *lb, const sq_t *boxes);
+
+#endif

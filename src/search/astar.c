@@ -1,0 +1,473 @@
+/* astar.c: A* over pushes with a transposition table, SetPosition and the
+ * depth-first extension (see astar.h). */
+#include "astar.h"
+#include "nodes.h"
+#include "openlist.h"
+#include "../core/position.h"
+#include "../core/reach.h"
+#include "../deadlock/corral.h"
+#include "../deadlock/freeze.h"
+#include "../heuristic/lowerbound.h"
+#include "../util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Depth-first extensions nest at most this deep; deeper children are
+ * queued like the others. */
+#define MAX_EXT_DEPTH 48
+
+typedef struct path_entry {
+    uint32_t node;
+    undo_rec u;
+} path_entry;
+
+typedef struct astar {
+    const board *b;
+    const astar_config *cfg;
+    search_limits *lim;
+    membudget *mem;
+    stats *st;
+    int weight;
+
+    position pos;
+    node_store ns;
+    openlist open;
+    lowerbound lb;
+    lb_sol sols[MAX_EXT_DEPTH + 2]; /* bound of the position expanded at each depth, + child */
+    reach reach[MAX_EXT_DEPTH + 2];
+    freeze_ctx fz;
+    corral_ctx cc;
+    uint8_t *allow[MAX_EXT_DEPTH + 2]; /* PI-corral: allowed directions per box */
+
+    /* The pushes on the board, from the root: path[0] is the root. */
+    path_entry *path;
+    uint32_t npath, cappath;
+    /* Node index -> position in path, open addressing (linear probing). */
+    uint32_t *pm_key, *pm_val;
+    uint32_t pm_mask;
+    uint32_t *chain; /* scratch for SetPosition */
+    uint32_t capchain;
+
+    uint32_t goal;
+    stop_reason stop;
+    uint32_t fmin; /* f of the node being expanded */
+    int64_t next_progress;
+    uint32_t checks; /* expansions since the last limit check */
+} astar;
+
+/* ---------------------------------------------------------- path map */
+
+static inline uint32_t pm_hash(const astar *a, uint32_t key)
+{
+    return (key * 2654435761u) & a->pm_mask;
+}
+
+static void pm_insert(astar *a, uint32_t key, uint32_t val)
+{
+    uint32_t k = pm_hash(a, key);
+    while (a->pm_key[k] != NODE_NONE)
+        k = (k + 1) & a->pm_mask;
+    a->pm_key[k] = key;
+    a->pm_val[k] = val;
+}
+
+static uint32_t pm_find(const astar *a, uint32_t key)
+{
+    uint32_t k = pm_hash(a, key);
+    while (a->pm_key[k] != NODE_NONE) {
+        if (a->pm_key[k] == key)
+            return a->pm_val[k];
+        k = (k + 1) & a->pm_mask;
+    }
+    return NODE_NONE;
+}
+
+/* Linear-probing deletion with backward shift: no tombstones. */
+static void pm_remove(astar *a, uint32_t key)
+{
+    uint32_t k = pm_hash(a, key);
+    while (a->pm_key[k] != key)
+        k = (k + 1) & a->pm_mask;
+    uint32_t hole = k;
+    for (;;) {
+        k = (k + 1) & a->pm_mask;
+        if (a->pm_key[k] == NODE_NONE)
+            break;
+        uint32_t home = pm_hash(a, a->pm_key[k]);
+        /* move k into the hole unless its home lies cyclically in (hole, k] */
+        int between = hole <= k ? (home > hole && home <= k) : (home > hole || home <= k);
+        if (!between) {
+            a->pm_key[hole] = a->pm_key[k];
+            a->pm_val[hole] = a->pm_val[k];
+            hole = k;
+        }
+    }
+    a->pm_key[hole] = NODE_NONE;
+}
+
+static void pm_grow(astar *a)
+{
+    uint32_t old = a->pm_mask + 1;
+    uint32_t *ok = a->pm_key, *ov = a->pm_val;
+    a->pm_mask = old * 2 - 1;
+    a->pm_key = xmalloc(sizeof(uint32_t) * old * 2);
+    a->pm_val = xmalloc(sizeof(uint32_t) * old * 2);
+    memset(a->pm_key, 0xFF, sizeof(uint32_t) * old * 2);
+    for (uint32_t i = 0; i < old; i++)
+        if (ok[i] != NODE_NONE)
+            pm_insert(a, ok[i], ov[i]);
+    free(ok);
+    free(ov);
+}
+
+/* ---------------------------------------------------------- board walks */
+
+static void path_push(astar *a, uint32_t idx, const undo_rec *u)
+{
+    if (a->npath == a->cappath) {
+        a->cappath *= 2;
+        a->path = xrealloc(a->path, sizeof(path_entry) * a->cappath);
+    }
+    if (2 * (a->npath + 1) > a->pm_mask + 1)
+        pm_grow(a);
+    a->path[a->npath].node = idx;
+    a->path[a->npath].u = *u;
+    pm_insert(a, idx, a->npath);
+    a->npath++;
+}
+
+static void path_pop(astar *a)
+{
+    path_entry *e = &a->path[--a->npath];
+    pos_undo(&a->pos, &e->u);
+    pm_remove(a, e->node);
+}
+
+/* Puts node `target` on the board: undo to the deepest node of the current
+ * path that is an ancestor of target, then replay target's pushes. */
+static void set_position(astar *a, uint32_t target)
+{
+    uint32_t n = 0, x = target;
+    uint32_t k;
+    while ((k = pm_find(a, x)) == NODE_NONE) {
+        if (n == a->capchain) {
+            a->capchain *= 2;
+            a->chain = xrealloc(a->chain, sizeof(uint32_t) * a->capchain);
+        }
+        a->chain[n++] = x;
+        x = nodes_at(&a->ns, x)->parent;
+    }
+    while (a->npath > k + 1) {
+        path_pop(a);
+        a->st->setpos_steps++;
+    }
+    while (n > 0) {
+        uint32_t y = a->chain[--n];
+        const node *nd = nodes_at(&a->ns, y);
+        undo_rec u;
+        pos_push(&a->pos, (sq_t)node_from(nd), (int)node_dir(nd), (int)node_len(nd), &u);
+        path_push(a, y, &u);
+        a->st->setpos_steps++;
+    }
+}
+
+/* ---------------------------------------------------------- expansion */
+
+static inline uint32_t f_of(const astar *a, uint32_t g, uint32_t h)
+{
+    return g + (uint32_t)a->weight * h;
+}
+
+static void debug_check(astar *a)
+{
+    int r = pos_check(&a->pos);
+    if (r)
+        die("internal error: position check failed (code %d)", r);
+}
+
+/* Returns 1 when the search must stop (goal found or a limit hit). The
+ * position of node n is on the board, a->reach[depth] holds its reachable
+ * squares and a->sols[depth] its bound. */
+static int expand(astar *a, uint32_t n, int depth)
+{
+    const board *b = a->b;
+    position *p = &a->pos;
+    reach *r = &a->reach[depth];
+    reach *rc = &a->reach[depth + 1];
+    lb_sol *sol = &a->sols[depth];
+    lb_sol *csol = &a->sols[depth + 1];
+    node *nd = nodes_at(&a->ns, n);
+    nd->push |= NODE_CLOSED;
+    uint32_t g = nd->g;
+    a->st->expanded++;
+    a->checks++;
+
+    uint8_t *allow = a->allow[depth];
+    int pruned = -1;
+    if (a->cfg->corrals) {
+        pruned = corral_prune(&a->cc, p, r, allow);
+        if (pruned == 0) {
+            a->st->corral_deadlocks++;
+            return 0;
+        }
+        if (pruned > 0)
+            a->st->corrals++;
+    }
+    for (int i = 0; i < b->nboxes; i++) {
+        sq_t from = p->boxes[i];
+        if (!reach_box(r, from))
+            continue;
+        for (int d = 0; d < 4; d++) {
+            sq_t behind = b->nb[from][DIR_OPP(d)];
+            if (behind == SQ_NONE || !reach_floor(r, behind))
+                continue;
+            sq_t to = b->nb[from][d];
+            if (to == SQ_NONE || p->box_at[to] != NO_BOX)
+                continue;
+            a->st->generated++;
+            if (b->dead[to] && (a->cfg->dead_squares || pruned > 0)) {
+                a->st->cut_dead++;
+                continue;
+            }
+            if (pruned > 0 && !(allow[i] & (1u << d))) {
+                a->st->cut_corral++;
+                continue;
+            }
+            int len = 1;
+            undo_rec u;
+            pos_push(p, from, d, len, &u);
+            if (a->cfg->check)
+                debug_check(a);
+            if (a->cfg->freeze && freeze_deadlock(&a->fz, p, to)) {
+                a->st->cut_freeze++;
+                pos_undo(p, &u);
+                continue;
+            }
+            sq_t norm = reach_compute(rc, p, from);
+            a->st->reach_calls++;
+            uint64_t hash = p->hash ^ b->zplayer[norm];
+            uint32_t ng = g + (uint32_t)len;
+            if (ng > 0xFFFF) {
+                pos_undo(p, &u);
+                continue;
+            }
+            uint32_t push = node_push_pack(from, (uint32_t)d, (uint32_t)len);
+            uint32_t ex = nodes_find(&a->ns, hash);
+            if (ex != NODE_NONE) {
+                node *e = nodes_at(&a->ns, ex);
+                if (ng < e->g) {
+                    /* A shorter path to a stored position. Open: requeue it.
+                     * Closed (only in fast mode; the bound is consistent):
+                     * adopt the shorter path without expanding again. */
+                    int closed = node_closed(e);
+                    e->g = (uint16_t)ng;
+                    e->parent = n;
+                    e->push = push | (closed ? NODE_CLOSED : 0);
+                    a->st->reopened++;
+                    if (!closed && ol_push(&a->open, f_of(a, ng, e->h), e->h, ex) != 0) {
+                        a->stop = STOP_MEMORY;
+                        pos_undo(p, &u);
+                        return 1;
+                    }
+                } else {
+                    a->st->duplicates++;
+                }
+                pos_undo(p, &u);
+                continue;
+            }
+            lb_copy(csol, sol, b->nboxes);
+            int64_t h64 = lb_move(&a->lb, csol, i, to);
+            if (h64 == LB_INF) {
+                a->st->cut_bipartite++;
+                pos_undo(p, &u);
+                continue;
+            }
+            uint32_t h = h64 > 0xFFFF ? 0xFFFF : (uint32_t)h64;
+            uint32_t child = nodes_add(&a->ns, hash, n, push, (uint16_t)ng, (uint16_t)h);
+            if (child == NODE_NONE) {
+                a->stop = STOP_MEMORY;
+                pos_undo(p, &u);
+                return 1;
+            }
+            a->st->nodes++;
+            if (ng > a->st->max_depth)
+                a->st->max_depth = ng;
+            uint32_t f = f_of(a, ng, h);
+            if (h == 0 && (!a->cfg->optimal || f == a->fmin)) {
+                /* Solved. In optimal mode only when no open node can be
+                 * shorter: every open f is at least fmin. */
+                a->goal = child;
+                pos_undo(p, &u);
+                return 1;
+            }
+            if (a->cfg->dfs_ext && f == a->fmin && depth + 1 < MAX_EXT_DEPTH && h != 0) {
+                a->st->dfs_extensions++;
+                path_push(a, child, &u);
+                int stop = expand(a, child, depth + 1);
+                path_pop(a); /* undoes the push */
+                if (stop)
+                    return 1;
+                continue;
+            }
+            if (ol_push(&a->open, f, h, child) != 0) {
+                a->stop = STOP_MEMORY;
+                pos_undo(p, &u);
+                return 1;
+            }
+            pos_undo(p, &u);
+        }
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------- driver */
+
+void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, membudget *mem,
+                 search_outcome *out)
+{
+    memset(out, 0, sizeof *out);
+    astar *a = xcalloc(1, sizeof *a);
+    a->b = b;
+    a->cfg = cfg;
+    a->lim = lim;
+    a->mem = mem;
+    a->st = &out->st;
+    a->weight = cfg->optimal ? 1 : MAX(1, cfg->weight);
+    a->goal = NODE_NONE;
+    pos_init(&a->pos, b);
+    for (int d = 0; d < MAX_EXT_DEPTH + 2; d++) {
+        reach_init(&a->reach[d], b->nsq);
+        lb_sol_init(&a->sols[d], b->nboxes);
+    }
+    freeze_init(&a->fz, b);
+    corral_init(&a->cc, b);
+    for (int d = 0; d < MAX_EXT_DEPTH + 2; d++)
+        a->allow[d] = xcalloc((size_t)b->nboxes, 1);
+    a->cappath = 256;
+    a->path = xmalloc(sizeof(path_entry) * a->cappath);
+    a->pm_mask = 1023;
+    a->pm_key = xmalloc(sizeof(uint32_t) * 1024);
+    a->pm_val = xmalloc(sizeof(uint32_t) * 1024);
+    memset(a->pm_key, 0xFF, sizeof(uint32_t) * 1024);
+    a->capchain = 256;
+    a->chain = xmalloc(sizeof(uint32_t) * a->capchain);
+    ol_init(&a->open, mem);
+    a->next_progress = lim->progress ? lim->start_ns + (int64_t)(lim->progress_every * 1e9) : 0;
+
+    int ok = nodes_init(&a->ns, mem) == 0 && lb_init(&a->lb, b, cfg->matching, mem) == 0;
+    if (!ok) {
+        out->stop = STOP_MEMORY;
+        goto done;
+    }
+    /* The root. */
+    {
+        sq_t norm = reach_compute(&a->reach[0], &a->pos, a->pos.player);
+        int64_t h64 = lb_solve(&a->lb, &a->sols[0], a->pos.boxes);
+        int dead_start = 0;
+        for (int i = 0; cfg->dead_squares && i < b->nboxes; i++)
+            dead_start |= b->dead[a->pos.boxes[i]];
+        if (h64 == LB_INF || dead_start) {
+            out->stop = STOP_EXHAUSTED;
+            goto done;
+        }
+        uint32_t h = h64 > 0xFFFF ? 0xFFFF : (uint32_t)h64;
+        uint32_t root = nodes_add(&a->ns, a->pos.hash ^ b->zplayer[norm], NODE_NONE, 0, 0,
+                                  (uint16_t)h);
+        if (root == NODE_NONE) {
+            out->stop = STOP_MEMORY;
+            goto done;
+        }
+        out->st.nodes = 1;
+        undo_rec none = {0, 0, 0, 0};
+        path_push(a, root, &none);
+        if (pos_solved(&a->pos)) {
+            a->goal = root;
+            goto done;
+        }
+        if (ol_push(&a->open, f_of(a, 0, h), h, root) != 0) {
+            out->stop = STOP_MEMORY;
+            goto done;
+        }
+    }
+    for (;;) {
+        if (a->checks >= 256) {
+            a->checks = 0;
+            out->st.mem_bytes = mem->peak;
+            stop_reason sr = search_check_limits(lim, &out->st, &a->next_progress);
+            if (sr != STOP_NONE) {
+                a->stop = sr;
+                break;
+            }
+        }
+        uint32_t n, f, h;
+        if (ol_pop(&a->open, &n, &f, &h) != 0) {
+            a->stop = STOP_EXHAUSTED;
+            break;
+        }
+        node *nd = nodes_at(&a->ns, n);
+        if (node_closed(nd) || nd->h != h || f_of(a, nd->g, nd->h) != f) {
+            a->checks++; /* stale entry: count it towards the limit checks */
+            continue;
+        }
+        set_position(a, n);
+        if (cfg->check)
+            debug_check(a);
+        if (nd->h == 0 && pos_solved(&a->pos)) {
+            a->goal = n;
+            break;
+        }
+        a->fmin = f;
+        if (f > out->st.best_lower_bound)
+            out->st.best_lower_bound = f;
+        reach_compute(&a->reach[0], &a->pos, a->pos.player);
+        out->st.reach_calls++;
+        lb_solve(&a->lb, &a->sols[0], a->pos.boxes);
+        if (expand(a, n, 0))
+            break;
+    }
+    out->stop = a->stop;
+
+done:
+    if (a->goal != NODE_NONE) {
+        uint32_t cnt = 0;
+        for (uint32_t x = a->goal; nodes_at(&a->ns, x)->parent != NODE_NONE;
+             x = nodes_at(&a->ns, x)->parent)
+            cnt++;
+        push_seq ps = {0};
+        for (uint32_t i = 0; i < cnt; i++)
+            push_seq_add(&ps, 0, 0, 1);
+        uint32_t i = cnt;
+        for (uint32_t x = a->goal; nodes_at(&a->ns, x)->parent != NODE_NONE;
+             x = nodes_at(&a->ns, x)->parent) {
+            const node *nd = nodes_at(&a->ns, x);
+            --i;
+            ps.v[i].from = (sq_t)node_from(nd);
+            ps.v[i].dir = (uint8_t)node_dir(nd);
+            ps.v[i].len = (uint16_t)node_len(nd);
+        }
+        out->pushes = ps;
+        out->solved = 1;
+        out->optimal = cfg->optimal;
+        out->stop = STOP_NONE;
+    }
+    out->st.mem_bytes = mem->peak;
+    ol_free(&a->open);
+    nodes_free(&a->ns);
+    if (a->lb.dist_t)
+        lb_free(&a->lb);
+    for (int d = 0; d < MAX_EXT_DEPTH + 2; d++) {
+        reach_free(&a->reach[d]);
+        lb_sol_free(&a->sols[d]);
+    }
+    freeze_free(&a->fz);
+    corral_free(&a->cc);
+    for (int d = 0; d < MAX_EXT_DEPTH + 2; d++)
+        free(a->allow[d]);
+    free(a->path);
+    free(a->pm_key);
+    free(a->pm_val);
+    free(a->chain);
+    pos_free(&a->pos);
+    free(a);
+}

@@ -1,0 +1,38 @@
+/* astar.h: A* over box pushes (seed 000: YASS's search).
+ *
+ *  - A state is the box set plus the normalized player square; player walks
+ *    cost nothing here and are rebuilt at the end (pathbuild.c).
+ *  - Nodes (nodes.h) store no boxes; a position is put on the board by
+ *    undoing pushes back to the common ancestor with the current board and
+ *    replaying forward (SetPosition). The pushes on the board are kept on an
+ *    explicit path stack with their undo records, so a node re-parented
+ *    since it was put on the board is still undone exactly.
+ *  - Open list: bucket queue on f = g + w*h, ties to the lowest h.
+ *  - Depth-first extension: a child whose f equals its parent's is expanded
+ *    at once, reusing the reachability computed to normalize it.
+ *  - Optimal mode (w = 1, admissible and consistent bound, goal tested when
+ *    it is the lowest f): the push count found is optimal. Fast mode weights
+ *    the bound and stops at the first goal generated. */
+#ifndef KEEPER_ASTAR_H
+#define KEEPER_ASTAR_H
+
+#include "search.h"
+
+typedef struct astar_config {
+    int optimal;      /* prove push-optimality */
+    int weight;       /* fast mode: f = g + weight * h */
+    int dead_squares; /* prune pushes onto dead squares */
+    int freeze;       /* freeze deadlocks */
+    int matching;     /* minimum-matching bound (else nearest goal) */
+    int dfs_ext;      /* depth-first extension */
+    int corrals;      /* PI-corral pruning */
+    int tunnels;      /* tunnel macro pushes */
+    int check;        /* debug: check the position after every push */
+} astar_config;
+
+/* Searches from the level's start. `b` must have been analysed
+ * (distance_analyze). Fills `out`. */
+void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, membudget *mem,
+                 search_outcome *out);
+
+#endif

@@ -1,0 +1,104 @@
+/* nodes.c: chunked node store with a chained hash table. */
+#include "nodes.h"
+
+#include <string.h>
+
+#define INITIAL_TABLE (1u << 12)
+
+int nodes_init(node_store *s, membudget *mem)
+{
+    memset(s, 0, sizeof *s);
+    s->mem = mem;
+    s->heads = mem_alloc(mem, sizeof(uint32_t) * INITIAL_TABLE);
+    if (!s->heads)
+        return -1;
+    memset(s->heads, 0xFF, sizeof(uint32_t) * INITIAL_TABLE);
+    s->hmask = INITIAL_TABLE - 1;
+    return 0;
+}
+
+void nodes_free(node_store *s)
+{
+    for (uint32_t c = 0; c < s->nchunks; c++)
+        mem_free(s->mem, s->chunks[c], sizeof(node) * NODE_CHUNK);
+    mem_free(s->mem, s->chunks, sizeof(node *) * s->capchunks);
+    mem_free(s->mem, s->heads, sizeof(uint32_t) * ((size_t)s->hmask + 1));
+    memset(s, 0, sizeof *s);
+}
+
+static inline uint32_t bucket(const node_store *s, uint64_t hash)
+{
+    /* high bits: the low bits also index the open list's stale checks */
+    return (uint32_t)(hash >> 32) & s->hmask;
+}
+
+uint32_t nodes_find(const node_store *s, uint64_t hash)
+{
+    uint32_t i = s->heads[bucket(s, hash)];
+    while (i != NODE_NONE) {
+        const node *n = nodes_at(s, i);
+        if (n->hash == hash)
+            return i;
+        i = n->next;
+    }
+    return NODE_NONE;
+}
+
+/* Doubles the chain table and rehashes. Keeps the old table on failure. */
+static int grow_table(node_store *s)
+{
+    size_t old = (size_t)s->hmask + 1, size = old * 2;
+    uint32_t *h = mem_alloc(s->mem, sizeof(uint32_t) * size);
+    if (!h)
+        return -1;
+    memset(h, 0xFF, sizeof(uint32_t) * size);
+    uint32_t mask = (uint32_t)size - 1;
+    for (uint32_t i = 0; i < s->count; i++) {
+        node *n = nodes_at(s, i);
+        uint32_t b = (uint32_t)(n->hash >> 32) & mask;
+        n->next = h[b];
+        h[b] = i;
+    }
+    mem_free(s->mem, s->heads, sizeof(uint32_t) * old);
+    s->heads = h;
+    s->hmask = mask;
+    return 0;
+}
+
+uint32_t nodes_add(node_store *s, uint64_t hash, uint32_t parent, uint32_t push, uint16_t g,
+                   uint16_t h)
+{
+    if (s->count >= NODE_NONE - 1)
+        return NODE_NONE;
+    if ((s->count >> NODE_CHUNK_BITS) >= s->nchunks) {
+        if (s->nchunks == s->capchunks) {
+            uint32_t nc = s->capchunks ? s->capchunks * 2 : 64;
+            node **c = mem_realloc(s->mem, s->chunks, sizeof(node *) * s->capchunks,
+                                   sizeof(node *) * nc);
+            if (!c)
+                return NODE_NONE;
+            s->chunks = c;
+            s->capchunks = nc;
+        }
+        node *chunk = mem_alloc(s->mem, sizeof(node) * NODE_CHUNK);
+        if (!chunk)
+            return NODE_NONE;
+        s->chunks[s->nchunks++] = chunk;
+    }
+    /* Keep chains short: at most two nodes per head on average. The table
+     * grows before the store is full, so a failed growth only lengthens
+     * chains; it is not fatal. */
+    if (s->count >= 2 * ((size_t)s->hmask + 1))
+        grow_table(s);
+    uint32_t i = s->count++;
+    node *n = nodes_at(s, i);
+    n->hash = hash;
+    n->parent = parent;
+    n->push = push;
+    n->g = g;
+    n->h = h;
+    uint32_t b = bucket(s, hash);
+    n->next = s->heads[b];
+    s->heads[b] = i;
+    return i;
+}
