@@ -186,6 +186,50 @@ static void debug_check(astar *a)
         die("internal error: position check failed (code %d)", r);
 }
 
+/* Whether both neighbours of s across the axis of direction d are walls. */
+static inline int corridor(const board *b, sq_t s, int d)
+{
+    int side = (d + 1) & 3; /* a perpendicular direction */
+    return b->nb[s][side] == SQ_NONE && b->nb[s][DIR_OPP(side)] == SQ_NONE;
+}
+
+/* Tunnel macro. The box on `from` is pushed in direction d; returns how
+ * many squares it should go (1 = an ordinary push), or 0 when the push
+ * leads nowhere on any shortest solution.
+ *
+ * Let the box go from S to N with the player ending on S. If S and N are
+ * corridor squares (walls on both sides across the push) and N is no goal,
+ * the box can move only along the corridor. Pushing it back later (from NN,
+ * the square beyond N) undoes this push: a solution doing that is two
+ * pushes longer than one that never made it, so on a shortest solution the
+ * box's next move is forward. If NN is also a corridor square, no other
+ * push or walk of the player before that move can use NN (a box pushed onto
+ * NN would freeze both), so the forward push may be made at once without
+ * changing the push count: the macro preserves push-optimality. If NN is a
+ * wall or a dead square, or a corridor square holding a box, the box can
+ * never move forward: no shortest solution passes here. */
+static int tunnel_length(const board *b, const position *p, sq_t from, int d)
+{
+    sq_t S = from, N = b->nb[from][d];
+    int len = 1;
+    for (;;) {
+        if (!corridor(b, S, d) || !corridor(b, N, d) || b->is_goal[N])
+            return len;
+        sq_t NN = b->nb[N][d];
+        if (NN == SQ_NONE || b->dead[NN])
+            return 0;
+        if (!corridor(b, NN, d))
+            return len;
+        if (p->box_at[NN] != NO_BOX)
+            return 0;
+        if (len >= NODE_MAX_LEN)
+            return len;
+        len++;
+        S = N;
+        N = NN;
+    }
+}
+
 /* Returns 1 when the search must stop (goal found or a limit hit). The
  * position of node n is on the board, a->reach[depth] holds its reachable
  * squares and a->sols[depth] its bound. */
@@ -235,6 +279,18 @@ static int expand(astar *a, uint32_t n, int depth)
                 continue;
             }
             int len = 1;
+            if (a->cfg->tunnels) {
+                len = tunnel_length(b, p, from, d);
+                if (len == 0) {
+                    a->st->cut_tunnel++;
+                    continue;
+                }
+                if (len > 1) {
+                    a->st->tunnel_macros++;
+                    for (int k = 1; k < len; k++)
+                        to = b->nb[to][d];
+                }
+            }
             undo_rec u;
             pos_push(p, from, d, len, &u);
             if (a->cfg->check)
@@ -244,7 +300,7 @@ static int expand(astar *a, uint32_t n, int depth)
                 pos_undo(p, &u);
                 continue;
             }
-            sq_t norm = reach_compute(rc, p, from);
+            sq_t norm = reach_compute(rc, p, p->player);
             a->st->reach_calls++;
             uint64_t hash = p->hash ^ b->zplayer[norm];
             uint32_t ng = g + (uint32_t)len;

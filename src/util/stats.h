@@ -19,7 +19,8 @@
     X(cut_corral, "pushes pruned by PI-corrals")                               \
     X(corrals, "PI-corrals found")                                             \
     X(corral_deadlocks, "positions with a PI-corral and no legal push")        \
-    X(tunnel_macros, "tunnel and no-influence pushes extended")                \
+    X(tunnel_macros, "tunnel pushes extended to macro pushes")                 \
+    X(cut_tunnel, "pushes into tunnels that cannot be finished")               \
     X(dfs_extensions, "children expanded at once (equal f)")                   \
     X(setpos_steps, "pushes made and unmade to put positions on the board")    \
     X(reach_calls, "player reachability computations")                         \

@@ -39,6 +39,15 @@ char *test_read_file(const char *path, size_t *n);
             test_fail(__FILE__, __LINE__, "CHECK(%s)", #cond);            \
     } while (0)
 
+/* Like CHECK, but ends the test when the condition fails. */
+#define REQUIRE(cond)                                                     \
+    do {                                                                  \
+        if (!(cond)) {                                                    \
+            test_fail(__FILE__, __LINE__, "REQUIRE(%s)", #cond);          \
+            return;                                                       \
+        }                                                                 \
+    } while (0)
+
 #define CHECK_INT(a, b)                                                   \
     do {                                                                  \
         long long a_ = (long long)(a), b_ = (long long)(b);               \

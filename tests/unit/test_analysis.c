@@ -1,0 +1,342 @@
+/* test_analysis.c: board analysis and knowledge against brute force.
+ *  - push distances and dead squares against a search over (box, player)
+ *    states on the empty board;
+ *  - the matching bound against enumeration of all assignments, after
+ *    fresh solves, single moves and warm starts;
+ *  - push generation counts ("perft") against a generator written here on
+ *    the raw character grid. */
+#include "test.h"
+#include "../../src/analysis/distance.h"
+#include "../../src/core/board.h"
+#include "../../src/core/level.h"
+#include "../../src/core/position.h"
+#include "../../src/core/reach.h"
+#include "../../src/heuristic/lowerbound.h"
+#include "../../src/util/util.h"
+
+#include <stdlib.h>
+
+/* Fewest pushes to bring a lone box from s to goal g, the player starting
+ * anywhere: 0-1 BFS over (box, player) pairs. */
+static int brute_dist(const board *b, sq_t s, sq_t g)
+{
+    int n = b->nsq;
+    int *dist = malloc(sizeof(int) * (size_t)n * (size_t)n);
+    int *dq = malloc(sizeof(int) * (size_t)n * (size_t)n * 2);
+    for (int i = 0; i < n * n; i++)
+        dist[i] = -1;
+    int head = n * n, tail = n * n; /* deque in the middle of 2*n*n */
+    for (int p = 0; p < n; p++)
+        if (p != s) {
+            dist[s * n + p] = 0;
+            dq[tail++] = s * n + p;
+        }
+    int best = -1;
+    while (head < tail) {
+        int st = dq[head++];
+        int bx = st / n, pl = st % n, d0 = dist[st];
+        if (bx == g) {
+            best = d0;
+            break;
+        }
+        for (int d = 0; d < 4; d++) {
+            sq_t t = b->nb[pl][d];
+            if (t == SQ_NONE)
+                continue;
+            if (t != bx) { /* walk, cost 0 */
+                int ns = bx * n + t;
+                if (dist[ns] < 0 || dist[ns] > d0) {
+                    dist[ns] = d0;
+                    dq[--head] = ns;
+                }
+            } else { /* push, cost 1 */
+                sq_t to = b->nb[bx][d];
+                if (to == SQ_NONE)
+                    continue;
+                int ns = to * n + bx;
+                if (dist[ns] < 0) {
+                    dist[ns] = d0 + 1;
+                    dq[tail++] = ns;
+                }
+            }
+        }
+    }
+    free(dist);
+    free(dq);
+    return best;
+}
+
+static void check_distances(const level *lv)
+{
+    board b;
+    if (board_build(&b, lv) != 0)
+        return;
+    CHECK(distance_analyze(&b) == 0);
+    int ndead = 0;
+    for (int s = 0; s < b.nsq; s++) {
+        int any = 0;
+        for (int g = 0; g < b.nboxes; g++) {
+            int d = brute_dist(&b, (sq_t)s, b.goals[g]);
+            uint16_t mine = b.goal_dist[(size_t)g * (size_t)b.nsq + (size_t)s];
+            if (d < 0)
+                CHECK_INT(mine, DIST_INF);
+            else
+                CHECK_INT(mine, d);
+            any |= d >= 0;
+        }
+        CHECK_INT(b.dead[s], !any);
+        ndead += !any;
+    }
+    CHECK_INT(b.ndead, ndead);
+    board_free(&b);
+}
+
+TEST(distances_and_dead_squares_match_brute_force)
+{
+    collection c;
+    REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
+    for (int k = 0; k < c.nlevels; k++)
+        check_distances(&c.levels[k]);
+    collection_free(&c);
+    const char *path = test_shared_level("microban155.xsb");
+    if (!path)
+        SKIP("microban155.xsb not found (demo levels checked)");
+    REQUIRE(collection_load(&c, path) == 0);
+    int limit = test_quick() ? 8 : 40;
+    for (int k = 0; k < c.nlevels && k < limit; k++)
+        check_distances(&c.levels[k]);
+    collection_free(&c);
+}
+
+TEST(side_components_match_flood_fill)
+{
+    collection c;
+    REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
+    for (int k = 0; k < c.nlevels; k++) {
+        board b;
+        board_build(&b, &c.levels[k]);
+        uint8_t *comp = distance_side_components(&b);
+        uint8_t *seen = malloc((size_t)b.nsq);
+        sq_t *st = malloc(sizeof(sq_t) * (size_t)b.nsq);
+        for (int s = 0; s < b.nsq; s++) {
+            /* flood from each neighbour of s in the board without s */
+            for (int d = 0; d < 4; d++) {
+                sq_t n1 = b.nb[s][d];
+                if (n1 == SQ_NONE) {
+                    CHECK_INT(comp[s * 4 + d], 0xFF);
+                    continue;
+                }
+                memset(seen, 0, (size_t)b.nsq);
+                int sp = 0;
+                seen[s] = 1;
+                seen[n1] = 1;
+                st[sp++] = n1;
+                while (sp) {
+                    sq_t x = st[--sp];
+                    for (int e = 0; e < 4; e++) {
+                        sq_t y = b.nb[x][e];
+                        if (y != SQ_NONE && !seen[y]) {
+                            seen[y] = 1;
+                            st[sp++] = y;
+                        }
+                    }
+                }
+                for (int e = 0; e < 4; e++) {
+                    sq_t n2 = b.nb[s][e];
+                    if (n2 == SQ_NONE)
+                        continue;
+                    int same = seen[n2] != 0;
+                    CHECK_INT(comp[s * 4 + d] == comp[s * 4 + e], same);
+                }
+            }
+        }
+        free(seen);
+        free(st);
+        free(comp);
+        board_free(&b);
+    }
+    collection_free(&c);
+}
+
+TEST(matching_bound_matches_enumeration)
+{
+    collection c;
+    REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
+    srand(777);
+    int checked = 0;
+    for (int k = 0; k < c.nlevels; k++) {
+        board b;
+        board_build(&b, &c.levels[k]);
+        if (b.nboxes > 7) {
+            board_free(&b);
+            continue;
+        }
+        distance_analyze(&b);
+        membudget m;
+        mem_init(&m, 0);
+        lowerbound lb, nb;
+        REQUIRE(lb_init(&lb, &b, 1, &m) == 0);
+        REQUIRE(lb_init(&nb, &b, 0, &m) == 0);
+        sq_t *boxes = malloc(sizeof(sq_t) * (size_t)b.nboxes);
+        lb_sol warm, cur, near;
+        lb_sol_init(&warm, b.nboxes);
+        lb_sol_init(&near, b.nboxes);
+        for (int trial = 0; trial < 200; trial++) {
+            /* random distinct squares */
+            for (int i = 0; i < b.nboxes; i++) {
+                int ok;
+                do {
+                    boxes[i] = (sq_t)(rand() % b.nsq);
+                    ok = 1;
+                    for (int j = 0; j < i; j++)
+                        ok &= boxes[j] != boxes[i];
+                } while (!ok);
+            }
+            lb_sol_init(&cur, b.nboxes);
+            int64_t want = lb_brute_force(&lb, boxes);
+            CHECK(lb_solve(&lb, &cur, boxes) == want);
+            CHECK(lb_solve(&lb, &warm, boxes) == want); /* warm start from the last trial */
+            /* nearest-goal bound: never above the matching */
+            int64_t nv = lb_solve(&nb, &near, boxes);
+            CHECK(nv == LB_INF ? want == LB_INF : (want == LB_INF || nv <= want));
+            /* move one box and update incrementally */
+            int i = rand() % b.nboxes;
+            sq_t to = (sq_t)(rand() % b.nsq);
+            int clash = 0;
+            for (int j = 0; j < b.nboxes; j++)
+                clash |= j != i && boxes[j] == to;
+            if (!clash && cur.cost != LB_INF) {
+                boxes[i] = to;
+                CHECK(lb_move(&lb, &cur, i, to) == lb_brute_force(&lb, boxes));
+            }
+            lb_sol_free(&cur);
+            checked++;
+        }
+        lb_sol_free(&warm);
+        lb_sol_free(&near);
+        free(boxes);
+        lb_free(&lb);
+        lb_free(&nb);
+        board_free(&b);
+    }
+    CHECK(checked >= 1000);
+    collection_free(&c);
+}
+
+/* ------------------------------------------------------------ perft */
+
+/* Pushes counted on the raw grid: flood fill the player over ' ' and '.',
+ * then for every box and direction test the square behind and in front. */
+typedef struct grid {
+    int w, h;
+    char *c; /* '#', ' ', '$' (goals forgotten: they do not matter here) */
+    int player;
+} grid;
+
+static long grid_perft(grid *g, int depth)
+{
+    if (depth == 0)
+        return 1;
+    int n = g->w * g->h;
+    char *seen = calloc((size_t)n, 1);
+    int *st = malloc(sizeof(int) * (size_t)n);
+    int sp = 0;
+    seen[g->player] = 1;
+    st[sp++] = g->player;
+    const int dd[4] = {-1, -g->w, 1, g->w};
+    while (sp) {
+        int x = st[--sp];
+        for (int d = 0; d < 4; d++) {
+            int y = x + dd[d];
+            if (y < 0 || y >= n || seen[y] || g->c[y] != ' ')
+                continue;
+            seen[y] = 1;
+            st[sp++] = y;
+        }
+    }
+    long total = 0;
+    for (int x = 0; x < n; x++) {
+        if (g->c[x] != '$')
+            continue;
+        for (int d = 0; d < 4; d++) {
+            int be = x - dd[d], to = x + dd[d];
+            if (be < 0 || be >= n || to < 0 || to >= n || !seen[be] || g->c[to] != ' ')
+                continue;
+            int pl = g->player;
+            g->c[x] = ' ';
+            g->c[to] = '$';
+            g->player = x;
+            total += grid_perft(g, depth - 1);
+            g->c[x] = '$';
+            g->c[to] = ' ';
+            g->player = pl;
+        }
+    }
+    free(seen);
+    free(st);
+    return total;
+}
+
+static long board_perft(position *p, reach *rs, int depth)
+{
+    if (depth == 0)
+        return 1;
+    const board *b = p->b;
+    reach *r = &rs[depth];
+    reach_compute(r, p, p->player);
+    long total = 0;
+    for (int i = 0; i < b->nboxes; i++)
+        for (int d = 0; d < 4; d++) {
+            sq_t s = p->boxes[i], be = b->nb[s][DIR_OPP(d)], to = b->nb[s][d];
+            if (be == SQ_NONE || !reach_floor(r, be) || !pos_free_sq(p, to))
+                continue;
+            undo_rec u;
+            pos_push(p, s, d, 1, &u);
+            total += board_perft(p, rs, depth - 1);
+            pos_undo(p, &u);
+        }
+    return total;
+}
+
+TEST(perft_push_generation_counts)
+{
+    collection c;
+    REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
+    const char *xs = test_shared_level("xsokoban90.xsb");
+    collection x;
+    int have_x = xs && collection_load(&x, xs) == 0;
+    int levels = c.nlevels + (have_x ? 3 : 0);
+    for (int k = 0; k < levels; k++) {
+        const level *lv = k < c.nlevels ? &c.levels[k] : &x.levels[k - c.nlevels];
+        board b;
+        REQUIRE(board_build(&b, lv) == 0);
+        grid g = {lv->width, lv->height, malloc((size_t)(lv->width * lv->height)), 0};
+        for (int i = 0; i < lv->width * lv->height; i++) {
+            char ch = lv->grid[i];
+            g.c[i] = ch == '#' || !lv->inside[i] ? '#' : (ch == '$' || ch == '*') ? '$' : ' ';
+            if (ch == '@' || ch == '+')
+                g.player = i;
+        }
+        position p;
+        pos_init(&p, &b);
+        reach rs[5];
+        for (int i = 0; i < 5; i++)
+            reach_init(&rs[i], b.nsq);
+        for (int depth = 1; depth <= (k < c.nlevels ? 4 : 3); depth++) {
+            long want = grid_perft(&g, depth);
+            long got = board_perft(&p, rs, depth);
+            if (want != got)
+                test_fail(__FILE__, __LINE__, "level %d depth %d: %ld pushes, grid says %ld",
+                          k + 1, depth, got, want);
+            CHECK(want > 0 || depth > 1);
+        }
+        for (int i = 0; i < 5; i++)
+            reach_free(&rs[i]);
+        pos_free(&p);
+        free(g.c);
+        board_free(&b);
+    }
+    if (have_x)
+        collection_free(&x);
+    collection_free(&c);
+}

@@ -1,0 +1,185 @@
+/* test_deadlock.c: deadlock detectors against exhaustive search. Positions
+ * are sampled by random pushes from the start of small levels; whenever a
+ * detector calls a position dead, the breadth-first search (no pruning at
+ * all) must find no solution from it. PI-corral pruning is also checked
+ * for optimality: the best allowed push must lead to a solution as short
+ * as the position's optimum. */
+#include "test.h"
+#include "../../src/analysis/distance.h"
+#include "../../src/core/level.h"
+#include "../../src/core/reach.h"
+#include "../../src/deadlock/corral.h"
+#include "../../src/deadlock/freeze.h"
+#include "../../src/heuristic/lowerbound.h"
+#include "../../src/search/bfs.h"
+#include "../../src/util/timer.h"
+
+#include <stdlib.h>
+
+typedef struct tally {
+    int freeze, corral, bipartite, dead, corral_prunes;
+    int freeze_wrong, corral_wrong, bipartite_wrong, dead_wrong, prune_wrong;
+    int unknown;
+} tally;
+
+/* 1 solvable, 0 not, -1 unknown (limit). *pushes gets the optimum. */
+static int solvable(const board *b, const position *p, long *pushes)
+{
+    search_limits lim = {0};
+    lim.start_ns = timer_now_ns();
+    lim.max_nodes = 400000;
+    membudget m;
+    mem_init(&m, 1ULL << 30);
+    return bfs_solvable(b, p, &lim, &m, pushes);
+}
+
+static void sample_level(const level *lv, int samples, tally *t, unsigned seed)
+{
+    board b;
+    if (board_build(&b, lv) != 0)
+        return;
+    distance_analyze(&b);
+    position p;
+    pos_init(&p, &b);
+    reach r, r2;
+    reach_init(&r, b.nsq);
+    reach_init(&r2, b.nsq);
+    freeze_ctx fz;
+    freeze_init(&fz, &b);
+    corral_ctx cc;
+    corral_init(&cc, &b);
+    membudget m;
+    mem_init(&m, 0);
+    lowerbound lb;
+    lb_init(&lb, &b, 1, &m);
+    lb_sol sol;
+    lb_sol_init(&sol, b.nboxes);
+    uint8_t *allow = malloc((size_t)b.nboxes);
+    srand(seed);
+    for (int sample = 0; sample < samples; sample++) {
+        pos_set(&p, b.start_boxes, b.start_player);
+        int steps = 1 + rand() % 12;
+        sq_t last = SQ_NONE;
+        for (int k = 0; k < steps; k++) {
+            reach_compute(&r, &p, p.player);
+            sq_t fr[256];
+            int dr[256], n = 0;
+            for (int i = 0; i < b.nboxes; i++)
+                for (int d = 0; d < 4 && n < 256; d++) {
+                    sq_t s = p.boxes[i], be = b.nb[s][DIR_OPP(d)], to = b.nb[s][d];
+                    if (be != SQ_NONE && reach_floor(&r, be) && pos_free_sq(&p, to)) {
+                        fr[n] = s;
+                        dr[n++] = d;
+                    }
+                }
+            if (n == 0)
+                break;
+            int m2 = rand() % n;
+            undo_rec u;
+            pos_push(&p, fr[m2], dr[m2], 1, &u);
+            last = u.to;
+        }
+        if (last == SQ_NONE || pos_solved(&p))
+            continue;
+        long opt = -1;
+        int known = -2; /* -2 = not computed yet */
+#define TRUTH() (known == -2 ? (known = solvable(&b, &p, &opt)) : known)
+        int dead_sq = 0;
+        for (int i = 0; i < b.nboxes; i++)
+            dead_sq |= b.dead[p.boxes[i]];
+        if (dead_sq) {
+            t->dead++;
+            if (TRUTH() == 1)
+                t->dead_wrong++;
+        }
+        if (freeze_deadlock(&fz, &p, last)) {
+            t->freeze++;
+            if (TRUTH() == 1)
+                t->freeze_wrong++;
+        }
+        if (lb_solve(&lb, &sol, p.boxes) == LB_INF) {
+            t->bipartite++;
+            if (TRUTH() == 1)
+                t->bipartite_wrong++;
+        }
+        reach_compute(&r, &p, p.player);
+        int allowed = corral_prune(&cc, &p, &r, allow);
+        if (allowed == 0) {
+            t->corral++;
+            if (TRUTH() == 1)
+                t->corral_wrong++;
+        } else if (allowed > 0 && TRUTH() == 1 && t->corral_prunes < 400) {
+            /* the best allowed push keeps the optimum */
+            t->corral_prunes++;
+            long best = -1;
+            int unknown = 0;
+            for (int i = 0; i < b.nboxes; i++)
+                for (int d = 0; d < 4; d++) {
+                    if (!(allow[i] & (1u << d)))
+                        continue;
+                    undo_rec u;
+                    pos_push(&p, p.boxes[i], d, 1, &u);
+                    long o2 = -1;
+                    int s2 = pos_solved(&p) ? 1 : solvable(&b, &p, &o2);
+                    if (pos_solved(&p))
+                        o2 = 0;
+                    pos_undo(&p, &u);
+                    if (s2 < 0)
+                        unknown = 1;
+                    if (s2 == 1 && (best < 0 || o2 + 1 < best))
+                        best = o2 + 1;
+                }
+            if (!unknown && best != opt)
+                t->prune_wrong++;
+        }
+        if (known == -1)
+            t->unknown++;
+#undef TRUTH
+    }
+    free(allow);
+    lb_sol_free(&sol);
+    lb_free(&lb);
+    corral_free(&cc);
+    freeze_free(&fz);
+    reach_free(&r);
+    reach_free(&r2);
+    pos_free(&p);
+    board_free(&b);
+}
+
+static void run_file(const char *name, int levels, int samples)
+{
+    const char *path = test_shared_level(name);
+    if (!path)
+        SKIP("shared levels not found");
+    collection c;
+    REQUIRE(collection_load(&c, path) == 0);
+    if (test_quick())
+        levels /= 4;
+    tally t = {0};
+    for (int k = 0; k < c.nlevels && k < levels; k++)
+        sample_level(&c.levels[k], samples, &t, (unsigned)(1000 + k));
+    CHECK_INT(t.dead_wrong, 0);
+    CHECK_INT(t.freeze_wrong, 0);
+    CHECK_INT(t.bipartite_wrong, 0);
+    CHECK_INT(t.corral_wrong, 0);
+    CHECK_INT(t.prune_wrong, 0);
+    /* the sample exercised every detector */
+    CHECK(t.freeze > 0);
+    CHECK(t.dead > 0);
+    CHECK(t.corral_prunes > 0);
+    printf("  %s: positions called dead: %d dead square, %d freeze, %d bipartite, %d corral; "
+           "%d corral prunings checked; %d unknown (limit)\n",
+           name, t.dead, t.freeze, t.bipartite, t.corral, t.corral_prunes, t.unknown);
+    collection_free(&c);
+}
+
+TEST(deadlock_detectors_sound_boxoban)
+{
+    run_file("boxoban/unfiltered/test/000.txt", 120, 12);
+}
+
+TEST(deadlock_detectors_sound_microban)
+{
+    run_file("microban155.xsb", 40, 10);
+}
