@@ -71,6 +71,23 @@ void pos_push(position *p, sq_t from, int dir, int len, undo_rec *u)
     p->player = behind;
 }
 
+void pos_relocate(position *p, sq_t from, sq_t to, sq_t player, undo_rec *u)
+{
+    const board *b = p->b;
+    uint16_t box = p->box_at[from];
+    assert(box != NO_BOX && (to == from || p->box_at[to] == NO_BOX));
+    u->box = box;
+    u->from = from;
+    u->to = to;
+    u->player = p->player;
+    p->box_at[from] = NO_BOX;
+    p->box_at[to] = box;
+    p->boxes[box] = to;
+    p->hash ^= b->zbox[from] ^ b->zbox[to];
+    p->on_goal += b->is_goal[to] - b->is_goal[from];
+    p->player = player;
+}
+
 void pos_undo(position *p, const undo_rec *u)
 {
     const board *b = p->b;

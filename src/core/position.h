@@ -38,6 +38,9 @@ void pos_copy(position *dst, const position *src);
  * floor (callers check); `u` receives the undo record. */
 void pos_push(position *p, sq_t from, int dir, int len, undo_rec *u);
 void pos_undo(position *p, const undo_rec *u);
+/* Moves the box on `from` to `to` (any free square) and the player to
+ * `player`: the end of a macro move whose pushes were checked elsewhere. */
+void pos_relocate(position *p, sq_t from, sq_t to, sq_t player, undo_rec *u);
 
 static inline bool pos_solved(const position *p) { return p->on_goal == p->b->nboxes; }
 static inline bool pos_free_sq(const position *p, sq_t s)

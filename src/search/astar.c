@@ -166,7 +166,7 @@ static void set_position(astar *a, uint32_t target)
         uint32_t y = a->chain[--n];
         const node *nd = nodes_at(&a->ns, y);
         undo_rec u;
-        pos_push(&a->pos, (sq_t)node_from(nd), (int)node_dir(nd), (int)node_len(nd), &u);
+        pos_relocate(&a->pos, nd->from, nd->to, a->b->nb[nd->to][DIR_OPP(node_dir(nd))], &u);
         path_push(a, y, &u);
         a->st->setpos_steps++;
     }
@@ -222,7 +222,7 @@ static int tunnel_length(const board *b, const position *p, sq_t from, int d)
             return len;
         if (p->box_at[NN] != NO_BOX)
             return 0;
-        if (len >= NODE_MAX_LEN)
+        if (len >= 1000)
             return len;
         len++;
         S = N;
@@ -242,8 +242,8 @@ static int expand(astar *a, uint32_t n, int depth)
     lb_sol *sol = &a->sols[depth];
     lb_sol *csol = &a->sols[depth + 1];
     node *nd = nodes_at(&a->ns, n);
-    nd->push |= NODE_CLOSED;
-    uint32_t g = nd->g;
+    node_close(nd);
+    uint32_t g = node_g(nd);
     a->st->expanded++;
     a->checks++;
 
@@ -304,24 +304,23 @@ static int expand(astar *a, uint32_t n, int depth)
             a->st->reach_calls++;
             uint64_t hash = p->hash ^ b->zplayer[norm];
             uint32_t ng = g + (uint32_t)len;
-            if (ng > 0xFFFF) {
+            if (ng > NODE_MAX_G) {
                 pos_undo(p, &u);
                 continue;
             }
-            uint32_t push = node_push_pack(from, (uint32_t)d, (uint32_t)len);
             uint32_t ex = nodes_find(&a->ns, hash);
             if (ex != NODE_NONE) {
                 node *e = nodes_at(&a->ns, ex);
-                if (ng < e->g) {
+                if (ng < node_g(e)) {
                     /* A shorter path to a stored position. Open: requeue it.
                      * Closed (only in fast mode; the bound is consistent):
                      * adopt the shorter path without expanding again. */
                     int closed = node_closed(e);
-                    e->g = (uint16_t)ng;
+                    node_set_g(e, ng);
                     e->parent = n;
-                    e->push = push | (closed ? NODE_CLOSED : 0);
+                    node_set_move(e, from, to, (uint32_t)d);
                     a->st->reopened++;
-                    if (!closed && ol_push(&a->open, f_of(a, ng, e->h), e->h, ex) != 0) {
+                    if (!closed && ol_push(&a->open, f_of(a, ng, node_h(e)), node_h(e), ex) != 0) {
                         a->stop = STOP_MEMORY;
                         pos_undo(p, &u);
                         return 1;
@@ -339,8 +338,8 @@ static int expand(astar *a, uint32_t n, int depth)
                 pos_undo(p, &u);
                 continue;
             }
-            uint32_t h = h64 > 0xFFFF ? 0xFFFF : (uint32_t)h64;
-            uint32_t child = nodes_add(&a->ns, hash, n, push, (uint16_t)ng, (uint16_t)h);
+            uint32_t h = h64 > NODE_MAX_H ? NODE_MAX_H : (uint32_t)h64;
+            uint32_t child = nodes_add(&a->ns, hash, n, from, to, (uint32_t)d, ng, h);
             if (child == NODE_NONE) {
                 a->stop = STOP_MEMORY;
                 pos_undo(p, &u);
@@ -427,9 +426,8 @@ void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, me
             out->stop = STOP_EXHAUSTED;
             goto done;
         }
-        uint32_t h = h64 > 0xFFFF ? 0xFFFF : (uint32_t)h64;
-        uint32_t root = nodes_add(&a->ns, a->pos.hash ^ b->zplayer[norm], NODE_NONE, 0, 0,
-                                  (uint16_t)h);
+        uint32_t h = h64 > NODE_MAX_H ? NODE_MAX_H : (uint32_t)h64;
+        uint32_t root = nodes_add(&a->ns, a->pos.hash ^ b->zplayer[norm], NODE_NONE, 0, 0, 0, 0, h);
         if (root == NODE_NONE) {
             out->stop = STOP_MEMORY;
             goto done;
@@ -462,14 +460,14 @@ void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, me
             break;
         }
         node *nd = nodes_at(&a->ns, n);
-        if (node_closed(nd) || nd->h != h || f_of(a, nd->g, nd->h) != f) {
+        if (node_closed(nd) || node_h(nd) != h || f_of(a, node_g(nd), h) != f) {
             a->checks++; /* stale entry: count it towards the limit checks */
             continue;
         }
         set_position(a, n);
         if (cfg->check)
             debug_check(a);
-        if (nd->h == 0 && pos_solved(&a->pos)) {
+        if (h == 0 && pos_solved(&a->pos)) {
             a->goal = n;
             break;
         }
@@ -492,15 +490,17 @@ done:
             cnt++;
         push_seq ps = {0};
         for (uint32_t i = 0; i < cnt; i++)
-            push_seq_add(&ps, 0, 0, 1);
+            push_seq_add(&ps, 0, 0, 0, 0);
         uint32_t i = cnt;
         for (uint32_t x = a->goal; nodes_at(&a->ns, x)->parent != NODE_NONE;
              x = nodes_at(&a->ns, x)->parent) {
             const node *nd = nodes_at(&a->ns, x);
+            const node *pn = nodes_at(&a->ns, nd->parent);
             --i;
-            ps.v[i].from = (sq_t)node_from(nd);
+            ps.v[i].from = nd->from;
+            ps.v[i].to = nd->to;
             ps.v[i].dir = (uint8_t)node_dir(nd);
-            ps.v[i].len = (uint16_t)node_len(nd);
+            ps.v[i].pushes = node_g(nd) - node_g(pn);
         }
         out->pushes = ps;
         out->solved = 1;

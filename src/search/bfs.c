@@ -261,12 +261,14 @@ done:
             n++;
         push_seq ps = {0};
         for (int i = 0; i < n; i++)
-            push_seq_add(&ps, 0, 0, 1);
+            push_seq_add(&ps, 0, 0, 0, 1);
         int i = n;
         for (uint32_t k = found; *AT(&st, parent, k) != UINT32_MAX; k = *AT(&st, parent, k)) {
             uint32_t pu = *AT(&st, push, k);
-            ps.v[--i].from = (sq_t)(pu >> 2);
+            --i;
+            ps.v[i].from = (sq_t)(pu >> 2);
             ps.v[i].dir = (uint8_t)(pu & 3);
+            ps.v[i].to = b->nb[ps.v[i].from][ps.v[i].dir];
         }
         out->pushes = ps;
         out->solved = 1;

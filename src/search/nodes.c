@@ -65,8 +65,8 @@ static int grow_table(node_store *s)
     return 0;
 }
 
-uint32_t nodes_add(node_store *s, uint64_t hash, uint32_t parent, uint32_t push, uint16_t g,
-                   uint16_t h)
+uint32_t nodes_add(node_store *s, uint64_t hash, uint32_t parent, uint32_t from, uint32_t to,
+                   uint32_t dir, uint32_t g, uint32_t h)
 {
     if (s->count >= NODE_NONE - 1)
         return NODE_NONE;
@@ -94,9 +94,10 @@ uint32_t nodes_add(node_store *s, uint64_t hash, uint32_t parent, uint32_t push,
     node *n = nodes_at(s, i);
     n->hash = hash;
     n->parent = parent;
-    n->push = push;
-    n->g = g;
-    n->h = h;
+    n->from = (uint16_t)from;
+    n->to = (uint16_t)to;
+    n->gc = (uint16_t)g;
+    n->hd = (uint16_t)(h | dir << 14);
     uint32_t b = bucket(s, hash);
     n->next = s->heads[b];
     s->heads[b] = i;

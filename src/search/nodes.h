@@ -9,12 +9,12 @@
  *   64    hash    Zobrist key of the box set XOR the normalized player
  *   32    parent  index of the parent node (NODE_NONE for the root)
  *   32    next    next node in the same hash-table chain
- *   16    from    square the pushed box came from
- *    2    dir     direction of the push (DIR_*)
- *   13    len     squares the box moved (1, or more for a macro push)
+ *   16    from    square the moved box came from
+ *   16    to      square it went to (a push, a tunnel or a packing macro)
+ *   15    g       pushes from the start
  *    1    closed  the node has been expanded
- *   16    g       pushes from the start
- *   16    h       lower bound on the pushes still needed
+ *   14    h       lower bound on the pushes still needed (clamped)
+ *    2    dir     direction of the last push (the player ends behind the box)
  *
  * Nodes live in chunks of 2^16 so the store grows without large copies;
  * the chain heads form a power-of-two table that doubles as the store
@@ -29,31 +29,35 @@
 #include "../util/mem.h"
 
 #define NODE_NONE UINT32_MAX
+#define NODE_MAX_G 0x7FFF
+#define NODE_MAX_H 0x3FFF
 
 typedef struct node {
     uint64_t hash;
     uint32_t parent;
     uint32_t next;
-    uint32_t push; /* from | dir << 16 | len << 18 | closed << 31 */
-    uint16_t g;
-    uint16_t h;
+    uint16_t from, to;
+    uint16_t gc; /* g | closed << 15 */
+    uint16_t hd; /* h | dir << 14 */
 } node;
 
 _Static_assert(sizeof(node) == 24, "node layout");
 
 #define NODE_CHUNK_BITS 16
 #define NODE_CHUNK (1u << NODE_CHUNK_BITS)
-#define NODE_MAX_LEN 8191
-#define NODE_CLOSED (1u << 31)
 
-static inline uint32_t node_push_pack(uint32_t from, uint32_t dir, uint32_t len)
+static inline uint32_t node_g(const node *n) { return n->gc & 0x7FFF; }
+static inline uint32_t node_h(const node *n) { return n->hd & 0x3FFF; }
+static inline uint32_t node_dir(const node *n) { return n->hd >> 14; }
+static inline int node_closed(const node *n) { return (n->gc & 0x8000) != 0; }
+static inline void node_close(node *n) { n->gc |= 0x8000; }
+static inline void node_set_g(node *n, uint32_t g) { n->gc = (uint16_t)((n->gc & 0x8000) | g); }
+static inline void node_set_move(node *n, uint32_t from, uint32_t to, uint32_t dir)
 {
-    return from | dir << 16 | len << 18;
+    n->from = (uint16_t)from;
+    n->to = (uint16_t)to;
+    n->hd = (uint16_t)((n->hd & 0x3FFF) | dir << 14);
 }
-static inline uint32_t node_from(const node *n) { return n->push & 0xFFFF; }
-static inline uint32_t node_dir(const node *n) { return (n->push >> 16) & 3; }
-static inline uint32_t node_len(const node *n) { return (n->push >> 18) & 0x1FFF; }
-static inline int node_closed(const node *n) { return (n->push & NODE_CLOSED) != 0; }
 
 typedef struct node_store {
     node **chunks;
@@ -77,9 +81,10 @@ static inline node *nodes_at(const node_store *s, uint32_t i)
 
 /* The node with this hash, or NODE_NONE. */
 uint32_t nodes_find(const node_store *s, uint64_t hash);
-/* Adds a node (hash must not be present). Returns its index, or NODE_NONE
- * when the memory budget is exhausted. */
-uint32_t nodes_add(node_store *s, uint64_t hash, uint32_t parent, uint32_t push, uint16_t g,
-                   uint16_t h);
+/* Adds a node (hash must not be present): the box moved from `from` to `to`,
+ * the last push in direction `dir`. g <= NODE_MAX_G, h <= NODE_MAX_H.
+ * Returns its index, or NODE_NONE when the memory budget is exhausted. */
+uint32_t nodes_add(node_store *s, uint64_t hash, uint32_t parent, uint32_t from, uint32_t to,
+                   uint32_t dir, uint32_t g, uint32_t h);
 
 #endif

@@ -1,9 +1,45 @@
-/* pathbuild.c: push sequence to moves. */
+/* pathbuild.c: push sequence to moves. A straight step (the box moving
+ * along its last push direction with the squares free) is pushed directly;
+ * any other macro is replayed by the fewest-push path of that box. */
 #include "pathbuild.h"
+#include "boxpath.h"
 #include "../core/reach.h"
 #include "../util/util.h"
 
 #include <stdlib.h>
+
+/* Walks to the square behind the box on `box` and pushes it one square in
+ * direction d. Returns 0, or -1 when that is impossible. */
+static int walk_and_push(position *p, reach *r, uint8_t *walk, sq_t box, int d, movelist *out)
+{
+    const board *b = p->b;
+    sq_t behind = b->nb[box][DIR_OPP(d)], ahead = b->nb[box][d];
+    if (p->box_at[box] == NO_BOX || behind == SQ_NONE || ahead == SQ_NONE ||
+        p->box_at[behind] != NO_BOX || p->box_at[ahead] != NO_BOX)
+        return -1;
+    int n = reach_path(r, p, p->player, behind, walk);
+    if (n < 0)
+        return -1;
+    for (int k = 0; k < n; k++)
+        moves_add(out, walk[k], 0);
+    undo_rec u;
+    pos_push(p, box, d, 1, &u);
+    moves_add(out, d, 1);
+    return 0;
+}
+
+/* How many squares `to` lies from `from` in direction d, or 0 when it
+ * does not lie on that line. */
+static uint32_t straight(const board *b, sq_t from, sq_t to, int d)
+{
+    uint32_t k = 0;
+    for (sq_t s = from; s != SQ_NONE && s != to; s = b->nb[s][d])
+        k++;
+    sq_t s = from;
+    for (uint32_t i = 0; i < k && s != SQ_NONE; i++)
+        s = b->nb[s][d];
+    return s == to ? k : 0;
+}
 
 int path_build(const board *b, const push_seq *ps, movelist *out)
 {
@@ -11,38 +47,35 @@ int path_build(const board *b, const push_seq *ps, movelist *out)
     pos_init(&p, b);
     reach r;
     reach_init(&r, b->nsq);
-    uint8_t *walk = xmalloc((size_t)b->nsq + 1);
+    boxpath bp;
+    boxpath_init(&bp, b->nsq);
+    uint8_t *walk = xmalloc((size_t)b->nsq * 4 + 1);
+    uint8_t *dirs = xmalloc((size_t)b->nsq * 4 + 1);
     int rc = 0;
     for (int i = 0; i < ps->n && rc == 0; i++) {
         const push_step *st = &ps->v[i];
-        sq_t behind = b->nb[st->from][DIR_OPP(st->dir)];
-        if (p.box_at[st->from] == NO_BOX || behind == SQ_NONE || p.box_at[behind] != NO_BOX) {
-            rc = -1;
-            break;
-        }
-        int n = reach_path(&r, &p, p.player, behind, walk);
-        if (n < 0) {
-            rc = -1;
-            break;
-        }
-        for (int k = 0; k < n; k++)
-            moves_add(out, walk[k], 0);
-        sq_t to = st->from;
-        for (int k = 0; k < st->len; k++) {
-            to = b->nb[to][st->dir];
-            if (to == SQ_NONE || p.box_at[to] != NO_BOX) {
-                rc = -1;
-                break;
+        sq_t box = st->from;
+        uint32_t line = straight(b, st->from, st->to, st->dir);
+        if (line > 0) {
+            for (uint32_t k = 0; k < line && rc == 0; k++) {
+                rc = walk_and_push(&p, &r, walk, box, st->dir, out);
+                box = b->nb[box][st->dir];
             }
+            continue;
         }
-        if (rc)
+        int n = boxpath_search(&bp, &p, st->from, st->to, dirs, 0);
+        if (n <= 0) {
+            rc = -1;
             break;
-        undo_rec u;
-        pos_push(&p, st->from, st->dir, st->len, &u);
-        for (int k = 0; k < st->len; k++)
-            moves_add(out, st->dir, 1);
+        }
+        for (int k = 0; k < n && rc == 0; k++) {
+            rc = walk_and_push(&p, &r, walk, box, dirs[k], out);
+            box = b->nb[box][dirs[k]];
+        }
     }
     free(walk);
+    free(dirs);
+    boxpath_free(&bp);
     reach_free(&r);
     pos_free(&p);
     return rc;

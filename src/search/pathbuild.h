@@ -7,7 +7,9 @@
 #include "search.h"
 #include "../core/solution.h"
 
-/* Appends to `out` the moves that play `ps` from the level's start.
+/* Appends to `out` the moves that play `ps` from the level's start. The
+ * push counts in `ps` are not trusted: straight steps are measured and
+ * other macros replayed by the fewest-push path of their box.
  * Returns 0, or -1 when a push cannot be played (a search bug: the caller
  * reports it and prints no solution). */
 int path_build(const board *b, const push_seq *ps, movelist *out);

@@ -18,12 +18,13 @@ const char *stop_reason_text(stop_reason r)
     return "?";
 }
 
-void push_seq_add(push_seq *ps, sq_t from, int dir, int len)
+void push_seq_add(push_seq *ps, sq_t from, sq_t to, int dir, uint32_t pushes)
 {
     push_step *st = vec_push(&ps->v, &ps->n, &ps->cap, sizeof(push_step));
     st->from = from;
+    st->to = to;
     st->dir = (uint8_t)dir;
-    st->len = (uint16_t)len;
+    st->pushes = pushes;
 }
 
 void push_seq_free(push_seq *ps)
@@ -37,7 +38,7 @@ long push_seq_pushes(const push_seq *ps)
 {
     long n = 0;
     for (int i = 0; i < ps->n; i++)
-        n += ps->v[i].len;
+        n += ps->v[i].pushes;
     return n;
 }
 

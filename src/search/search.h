@@ -30,11 +30,13 @@ typedef struct search_limits {
     int64_t start_ns;
 } search_limits;
 
-/* One push or macro push: the box on `from` moves `len` squares in `dir`. */
+/* One push or macro move: the box on `from` ends on `to` after `pushes`
+ * pushes, the last one in direction `dir`. A straight move along `dir`
+ * needs no more; other macros are replayed by a box-path search. */
 typedef struct push_step {
-    sq_t from;
+    sq_t from, to;
     uint8_t dir;
-    uint16_t len;
+    uint32_t pushes;
 } push_step;
 
 typedef struct push_seq {
@@ -42,9 +44,9 @@ typedef struct push_seq {
     int n, cap;
 } push_seq;
 
-void push_seq_add(push_seq *ps, sq_t from, int dir, int len);
+void push_seq_add(push_seq *ps, sq_t from, sq_t to, int dir, uint32_t pushes);
 void push_seq_free(push_seq *ps);
-/* Total pushes (the sum of lengths). */
+/* Total pushes. */
 long push_seq_pushes(const push_seq *ps);
 
 /* Outcome of a search strategy. */

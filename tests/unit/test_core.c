@@ -269,7 +269,7 @@ TEST(pathbuild_rebuilds_walks_between_pushes)
         sq_t t = b.nb[p.player][d];
         if (mv.m[i] & MOVE_PUSH) {
             undo_rec u;
-            push_seq_add(&ps, t, d, 1);
+            push_seq_add(&ps, t, b.nb[t][d], d, 1);
             pos_push(&p, t, d, 1, &u);
         } else {
             p.player = t;

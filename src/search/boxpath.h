@@ -1,0 +1,32 @@
+/* boxpath.h: the fewest pushes that move one box from a square to another
+ * with every other box standing still. Used to replay macro moves and to
+ * find packing macros. A breadth-first search over states (box square,
+ * side of the box the player stands on after a push); the player's walks
+ * between pushes are free. */
+#ifndef KEEPER_BOXPATH_H
+#define KEEPER_BOXPATH_H
+
+#include "../core/position.h"
+#include "../core/reach.h"
+
+typedef struct boxpath {
+    int nsq;
+    int32_t *parent; /* [4 * nsq] previous state */
+    int32_t *depth;  /* [4 * nsq] pushes to reach a state */
+    uint32_t *mark;  /* [4 * nsq] == stamp: visited */
+    uint32_t stamp;
+    int32_t *queue;  /* [4 * nsq + 1] */
+    reach r;
+} boxpath;
+
+void boxpath_init(boxpath *bp, int nsq);
+void boxpath_free(boxpath *bp);
+
+/* Fewest pushes moving the box on `from` to `to` in position p, the player
+ * starting on p->player, other boxes fixed; at most max_pushes (0 = no
+ * cap). Returns the push count, or -1 when it cannot be done. On success
+ * dirs[0..count) (room for 4 * nsq entries) hold the push directions.
+ * p is unchanged on return. */
+int boxpath_search(boxpath *bp, position *p, sq_t from, sq_t to, uint8_t *dirs, int max_pushes);
+
+#endif
