@@ -195,6 +195,27 @@ if command -v iconv > /dev/null 2>&1; then
     iconv -f UTF-8 -t UTF-8 "$WORK/err" > /dev/null 2>&1 && pass || fail "the table is not valid UTF-8"
 fi
 
+# --- a shared collection: Microban 1-20, SOK round trip, and the push
+# counts of breadth-first search (push-optimal) against the best known.
+if have_shared && [ -f "$LEVELS/solutions/microban155.best_known.csv" ]; then
+    run "$KEEPER" solve "$LEVELS/microban155.xsb" --levels 1-20 --search bfs --time 10 --format jsonl
+    expect_rc 0 "solve Microban 1-20"
+    cp "$WORK/out" "$WORK/mb.jsonl"
+    sed -n 's/^{"index":\([0-9]*\),.*"pushes":\([0-9]*\),.*/\1 \2/p' "$WORK/mb.jsonl" > "$WORK/mb.pushes"
+    [ "$(wc -l < "$WORK/mb.pushes")" -eq 20 ] && pass || fail "Microban 1-20: $(wc -l < "$WORK/mb.pushes") solved"
+    worse=$(awk -F, 'NR == FNR { best[$1] = $6; next } $2 > best[$1] { print "level " $1 ": " $2 " > " best[$1] }' \
+        "$LEVELS/solutions/microban155.best_known.csv" FS=" " "$WORK/mb.pushes" | head -3)
+    [ -z "$worse" ] && pass || fail "Microban: breadth-first search needs more pushes than the best known: $worse"
+    run "$KEEPER" solve "$LEVELS/microban155.xsb" --levels 1-20 --search bfs --time 10 --quiet --output "$WORK/mb.sok"
+    run "$KEEPER" verify "$WORK/mb.sok" --quiet
+    expect_rc 0 "verify the SOK output of Microban 1-20"
+    expect_err "20 solutions: 20 valid" "verify Microban SOK output: 20 valid"
+    run "$KEEPER" verify "$LEVELS/microban155.xsb" "$WORK/mb.sok" --levels 1-20 --quiet
+    expect_rc 0 "verify Microban 1-20 against the SOK output"
+else
+    skip "$LEVELS not found: Microban 1-20 round trip"
+fi
+
 # --- the default search (A*, being written) solves the first demo level
 run "$KEEPER" solve "$DEMO" --level 1 --time 10 --format lurd
 expect_rc 0 "default search solves Warm-up"
