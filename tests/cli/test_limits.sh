@@ -108,6 +108,10 @@ fi
 # --- Ctrl-C: the demo levels, then two hard ones; SIGINT during the first
 # hard one. Waits for the demo levels first, so a slow build stays right.
 cat "$DEMO" "$BIG" "$BIG" > "$WORK/coll.xsb"
+# Empty the files first: the background job truncates them only when it
+# starts, and the polling below must not see an earlier run's output.
+: > "$WORK/out"
+: > "$WORK/err"
 "$KEEPER" solve "$WORK/coll.xsb" --search bfs --format jsonl > "$WORK/out" 2> "$WORK/err" &
 pid=$!
 ( sleep 90; kill -KILL $pid 2> /dev/null ) &
@@ -137,6 +141,8 @@ expect_err '^ +9 +Big Room +unsolved .*interrupted$' "Ctrl-C: the table has the 
 expect_err '^ +total +solved 8/10, unsolved 1, not started 1, .*\(interrupted\)$' "Ctrl-C: the total line"
 
 # Ctrl-C with SOK output to a file: what was found is written.
+: > "$WORK/out"
+: > "$WORK/err"
 "$KEEPER" solve "$WORK/coll.xsb" --search bfs --levels 7-10 --threads 2 --output "$WORK/int.sok" \
     > "$WORK/out" 2> "$WORK/err" &
 pid=$!
