@@ -196,9 +196,11 @@ static int read_csv(vlist *l, const collection *c, const char *src, const char *
 
 /* ------------------------------------------------------- solutions files */
 
+/* Reads a whole file ("-" is standard input); NULL with errno set when it
+ * cannot. */
 static char *read_all(const char *path, size_t *n)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f)
         return NULL;
     size_t cap = 1 << 16, len = 0;
@@ -206,7 +208,8 @@ static char *read_all(const char *path, size_t *n)
     for (;;) {
         if (len == cap) {
             if (cap >= ((size_t)1 << 30)) {
-                fclose(f);
+                if (f != stdin)
+                    fclose(f);
                 free(d);
                 errno = EFBIG;
                 return NULL;
@@ -221,12 +224,14 @@ static char *read_all(const char *path, size_t *n)
     }
     if (ferror(f)) { /* a directory, an I/O error */
         int e = errno;
-        fclose(f);
+        if (f != stdin)
+            fclose(f);
         free(d);
         errno = e;
         return NULL;
     }
-    fclose(f);
+    if (f != stdin)
+        fclose(f);
     *n = len;
     return d;
 }
@@ -259,10 +264,11 @@ static int count_lurd_lines(const char *p, const char *end)
  * different from c's level count, it stands for the selected levels (as
  * "keeper solve --levels A-B --format lurd" writes them).
  * Returns 0, or EXIT_BAD_INPUT on unreadable or malformed input. */
-static int read_solutions(vlist *l, const collection *c, const level_sel *sel, const char *path)
+static int read_solutions(vlist *l, const collection *c, const level_sel *sel, const char *file)
 {
     size_t n = 0;
-    char *data = read_all(path, &n);
+    char *data = read_all(file, &n);
+    const char *path = strcmp(file, "-") == 0 ? "<stdin>" : file; /* for messages */
     if (!data) {
         fprintf(stderr, "%s: error: cannot read: %s\n", path, strerror(errno));
         return EXIT_BAD_INPUT;
@@ -352,7 +358,8 @@ static void verify_usage(FILE *f)
             "the reason), moves, pushes, box lines, box changes, pushing sessions and player\n"
             "lines. Without SOLUTIONS the solutions stored in FILE's levels are checked.\n"
             "SOLUTIONS may be a SOK/XSB file, a CSV file with 'level' and 'lurd' columns\n"
-            "(claimed 'moves' and 'pushes' are checked too), or one LURD line per level.\n"
+            "(claimed 'moves' and 'pushes' are checked too), or one LURD line per level;\n"
+            "'-' reads standard input.\n"
             "A section titled as a saved game (SaveGame, Snapshot) that does not solve its\n"
             "level is checked for legal moves only.\n"
             "\n"
@@ -411,6 +418,8 @@ int cmd_verify(int argc, char **argv)
     }
     if (!file)
         return cli_usage_error("verify", "no input file");
+    if (solfile && !strcmp(file, "-") && !strcmp(solfile, "-"))
+        return cli_usage_error("verify", "FILE and SOLUTIONS cannot both be standard input");
 
     collection c;
     if (collection_load(&c, file) != 0) {

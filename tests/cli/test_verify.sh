@@ -76,6 +76,14 @@ run "$KEEPER" verify "$DEMO" "$WORK/long.lurd"
 expect_rc 2 "verify LURD with more lines than levels"
 expect_err "long.lurd:9: error: solution 9 but .* has 8 levels" "verify LURD: the extra line"
 
+# Solutions on standard input, from a solve of a selection.
+run sh -c "\"$KEEPER\" solve $DEMO --search bfs --levels 2-3 --format lurd --quiet | \"$KEEPER\" verify $DEMO - --levels 2-3"
+expect_rc 0 "verify solutions read from standard input"
+expect_out '^<stdin>:2: level 3 "Pillars", section 1: valid' "verify -: messages name <stdin>"
+run "$KEEPER" verify - -
+expect_rc 2 "verify - -"
+expect_err "cannot both be standard input" "verify - -: message"
+
 # --- a separate solutions file: SOK, matched by board
 run "$KEEPER" verify "$DEMO" "$OK"
 expect_rc 0 "verify demo.xsb against a SOK file"
