@@ -25,7 +25,7 @@ n=$(grep -c 'cli_mixed.xsb:14: error:' "$WORK/err")
 
 run "$KEEPER" solve "$MIXED" --search bfs --format lurd --quiet
 expect_rc 2 "malformed collection, LURD"
-[ "$(cat "$WORK/out" | tr '\n' ' ')" = "R  rR " ] && pass || fail "LURD lines keep the level order (empty line for level 2): $(cat "$WORK/out" | tr '\n' ' ')"
+[ "$(tr '\n' ' ' < "$WORK/out")" = "R  rR " ] && pass || fail "LURD lines keep the level order (empty line for level 2): $(tr '\n' ' ' < "$WORK/out")"
 expect_err '^tests/data/cli_mixed.xsb:14: error:' "--quiet still reports the malformed level"
 
 run "$KEEPER" solve "$MIXED" --search bfs --level 3 --format lurd

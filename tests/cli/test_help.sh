@@ -72,7 +72,7 @@ done
 opts=$(sed -n 's/^ *X(\([a-z_]*\),.*/\1/p' src/util/options.h | tr _ -)
 [ -n "$opts" ] || fail "no options found in src/util/options.h"
 for o in $opts; do
-    expect_out "^  --(\[no-\])?$o[= ]" "solve --help lists --$o"
+    expect_out "^  --(\[no-\])?${o}[= ]" "solve --help lists --$o"
 done
 
 run "$KEEPER" verify --help

@@ -20,7 +20,7 @@ check_jsonl_line() {
         'reason:"([^"\\]|\\.)*"' 'seconds:[0-9]+(\.[0-9]+)?' 'nodes:[0-9]+' \
         'moves:([0-9]+|null)' 'pushes:([0-9]+|null)' 'solution:("[lurdLURD]*"|null)'; do
         name=${spec%%:*} re=${spec#*:}
-        if printf '%s\n' "$l" | grep -Eq "[{,]\"$name\":$re[,}]"; then pass; else
+        if printf '%s\n' "$l" | grep -Eq "[{,]\"$name\":${re}[,}]"; then pass; else
             fail "$1 line $2: field $name missing or not /$re/: $l"
         fi
     done
