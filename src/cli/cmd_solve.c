@@ -196,7 +196,7 @@ static void solve_usage(FILE *f)
             "\n"
             "  --level N            solve level N only (1-based position in the file)\n"
             "  --levels A-B         solve levels A to B\n"
-            "  --output FILE        write solutions to FILE instead of stdout\n"
+            "  --output FILE        write solutions to FILE instead of stdout ('-': stdout)\n"
             "  --format F           sok (default: levels with a Solution section),\n"
             "                       lurd (one line per level, empty when unsolved),\n"
             "                       jsonl (one JSON object per level)\n"
@@ -282,6 +282,8 @@ int cmd_solve(int argc, char **argv)
     }
     if (!file)
         return cli_usage_error("solve", "no input file");
+    if (output && !strcmp(output, "-"))
+        output = NULL; /* --output - is standard output */
     if (output && !fmt_given) {
         size_t n = strlen(output);
         if (n >= 6 && !strcmp(output + n - 6, ".jsonl"))

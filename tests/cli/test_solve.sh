@@ -139,6 +139,9 @@ n=$(grep -Ec '^[lurdLURD]+$' "$WORK/x.lurd")
 run "$KEEPER" solve "$DEMO" --search bfs --level 1 --quiet -o "$WORK/x.jsonl" --format lurd
 expect_rc 0 "-o x.jsonl --format lurd"
 [ "$(cat "$WORK/x.jsonl")" = "llDurrdLdLUruL" ] && pass || fail "--format lurd beats the .jsonl extension: $(cat "$WORK/x.jsonl")"
+run "$KEEPER" solve "$DEMO" --search bfs --level 1 --quiet --format lurd --output -
+[ "$(cat "$WORK/out")" = "llDurrdLdLUruL" ] && pass || fail "--output - writes to standard output"
+[ -e ./- ] && fail "--output - created a file named '-'" || pass
 run "$KEEPER" solve "$DEMO" --search bfs --level 1 --quiet -o "$WORK/x.txt"
 grep -q '^Solution 14/5$' "$WORK/x.txt" && pass || fail "-o x.txt writes SOK"
 
