@@ -25,7 +25,7 @@ peak_kb() {
         pid=$!
         PEAK_KB=0
         while kill -0 $pid 2> /dev/null; do
-            v=$(sed -n 's/^VmHWM: *\([0-9]*\) kB/\1/p' /proc/$pid/status 2> /dev/null)
+            v=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/$pid/status 2> /dev/null)
             [ -n "$v" ] && PEAK_KB=$v
             sleep 0.02
         done
@@ -84,6 +84,8 @@ if [ -n "$KEEPER_TEST_QUICK" ]; then
 else
     peak_kb "$KEEPER" solve tests/data/cli_mixed.xsb --level 1 --search bfs --quiet --format lurd
     base=$PEAK_KB
+    # Sampling /proc may miss a run this short: assume 3 MiB then.
+    [ "$base" -gt 0 ] || base=3072
     peak_kb "$KEEPER" solve "$BIG" --search bfs --memory 16 --format jsonl
     allowed=$((16 * 1024 + base))
     [ "$PEAK_KB" -gt 0 ] && [ "$PEAK_KB" -le "$allowed" ] && pass ||
