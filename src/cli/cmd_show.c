@@ -81,8 +81,9 @@ int cmd_show(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     int bad = 0;
+    /* File notes as written (a "; comment" keeps its ';'). */
     for (int i = 0; i < c.nnotes && !sel.given; i++)
-        printf("; %s\n", c.notes[i].text);
+        printf("%s\n", c.notes[i].text);
     for (int k = 0; k < c.nlevels; k++) {
         const level *lv = &c.levels[k];
         if (!cli_selected(&sel, lv->index))
@@ -96,7 +97,13 @@ int cmd_show(int argc, char **argv)
                 strbuf s;
                 sb_init(&s);
                 level_write_board(&s, lv);
-                fputs(s.s ? s.s : "", stdout);
+                /* Indented like the boards of valid levels. */
+                for (const char *p = s.s ? s.s : ""; *p;) {
+                    const char *e = strchr(p, '\n');
+                    int len = e ? (int)(e - p) : (int)strlen(p);
+                    printf("  %.*s\n", len, p);
+                    p += len + (e != NULL);
+                }
                 sb_free(&s);
             }
             continue;
@@ -111,8 +118,9 @@ int cmd_show(int argc, char **argv)
             lb = d == DIST_INF || lb < 0 ? -1 : lb + d;
             on_goal += b.is_goal[b.start_boxes[i]];
         }
-        printf("  size %dx%d, %d boxes (%d on goals), %d inner squares, %d dead squares\n",
-               lv->width, lv->height, b.nboxes, on_goal, b.nsq, b.ndead);
+        printf("  size %dx%d, %d box%s (%d on goals), %d inner squares, %d dead square%s\n",
+               lv->width, lv->height, b.nboxes, b.nboxes == 1 ? "" : "es", on_goal, b.nsq,
+               b.ndead, b.ndead == 1 ? "" : "s");
         for (int i = 0; i < lv->nnotes; i++)
             printf("  note: %s\n", lv->notes[i].text);
         for (int s = 0; s < lv->nsections; s++)

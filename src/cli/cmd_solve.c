@@ -12,10 +12,12 @@
 #include "../util/timer.h"
 #include "../util/util.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef enum { FMT_SOK, FMT_LURD, FMT_JSONL } out_format;
 
@@ -66,6 +68,9 @@ static void *worker(void *arg)
     for (;;) {
         pthread_mutex_lock(&rc->mu);
         if (rc->next >= rc->njobs || interrupted) {
+            /* Wake the printer: after a Ctrl-C it may be waiting for a job
+             * that no worker will start. */
+            pthread_cond_broadcast(&rc->cv);
             pthread_mutex_unlock(&rc->mu);
             break;
         }
@@ -96,13 +101,30 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* Prints title t cut or padded to `width` characters (UTF-8 aware: a
+ * character is never cut in half). */
 static void print_title(FILE *f, const char *t, int width)
 {
     int n = 0;
-    for (const char *p = t; *p && n < width; p++, n++)
-        fputc(*p, f);
+    const unsigned char *p = (const unsigned char *)t;
+    while (*p && n < width) {
+        int len = 1;
+        while ((p[len] & 0xC0) == 0x80)
+            len++;
+        fwrite(p, 1, (size_t)len, f);
+        p += len;
+        n++;
+    }
     for (; n < width; n++)
         fputc(' ', f);
+}
+
+/* Whether paths a and b name the same existing file. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino && S_ISREG(sa.st_mode);
 }
 
 static void write_json(FILE *f, const level *lv, const solve_result *r)
@@ -174,7 +196,7 @@ static void solve_usage(FILE *f)
             "\n"
             "  --level N            solve level N only (1-based position in the file)\n"
             "  --levels A-B         solve levels A to B\n"
-            "  --output FILE        write solutions to FILE instead of stdout\n"
+            "  --output FILE        write solutions to FILE instead of stdout ('-': stdout)\n"
             "  --format F           sok (default: levels with a Solution section),\n"
             "                       lurd (one line per level, empty when unsolved),\n"
             "                       jsonl (one JSON object per level)\n"
@@ -217,7 +239,7 @@ int cmd_solve(int argc, char **argv)
             continue;
         }
         if (!strcmp(a, "--output") || !strcmp(a, "-o") || !strncmp(a, "--output=", 9)) {
-            if (a[8] == '=') {
+            if (!strncmp(a, "--output=", 9)) {
                 output = a + 9;
             } else {
                 if (!next)
@@ -260,6 +282,8 @@ int cmd_solve(int argc, char **argv)
     }
     if (!file)
         return cli_usage_error("solve", "no input file");
+    if (output && !strcmp(output, "-"))
+        output = NULL; /* --output - is standard output */
     if (output && !fmt_given) {
         size_t n = strlen(output);
         if (n >= 6 && !strcmp(output + n - 6, ".jsonl"))
@@ -279,10 +303,14 @@ int cmd_solve(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     FILE *out = stdout;
+    if (output && same_file(output, file)) {
+        collection_free(&c);
+        return cli_usage_error("solve", "--output %s would overwrite the input file", output);
+    }
     if (output) {
         out = fopen(output, "w");
         if (!out) {
-            fprintf(stderr, "keeper: error: cannot write %s\n", output);
+            fprintf(stderr, "%s: error: cannot write: %s\n", output, strerror(errno));
             collection_free(&c);
             return EXIT_BAD_INPUT;
         }
@@ -339,6 +367,7 @@ int cmd_solve(int argc, char **argv)
     stats total;
     memset(&total, 0, sizeof total);
     long total_moves = 0, total_pushes = 0;
+    int write_errno = 0;
     for (int k = 0; k < njobs; k++) {
         job *j = &jobs[k];
         pthread_mutex_lock(&rc.mu);
@@ -384,7 +413,8 @@ int cmd_solve(int argc, char **argv)
             fprintf(out, "%s\n", r->lurd ? r->lurd : "");
         else
             write_sok(out, j->lv, r);
-        fflush(out);
+        if (fflush(out) != 0 && !write_errno)
+            write_errno = errno;
     }
     for (int t = 0; t < threads; t++)
         pthread_join(tids[t], NULL);
@@ -402,15 +432,18 @@ int cmd_solve(int argc, char **argv)
                 interrupted ? " (interrupted)" : "");
     }
     sigaction(SIGINT, &old_sa, NULL);
-    int bad_out = 0;
-    if (output) {
-        if (fclose(out) != 0)
-            bad_out = 1;
-    } else if (fflush(stdout) != 0) {
+    /* A failed write may have happened at any earlier fflush; the stream's
+     * error flag remembers it, fclose alone would not report it. */
+    if (fflush(out) != 0 && !write_errno)
+        write_errno = errno;
+    int bad_out = ferror(out) || write_errno;
+    if (output && fclose(out) != 0 && !bad_out) {
         bad_out = 1;
+        write_errno = errno;
     }
     if (bad_out)
-        fprintf(stderr, "keeper: error: writing %s failed\n", output ? output : "stdout");
+        fprintf(stderr, "%s: error: write failed: %s\n", output ? output : "(standard output)",
+                write_errno ? strerror(write_errno) : "I/O error");
     for (int k = 0; k < njobs; k++)
         solve_result_free(&jobs[k].res);
     free(jobs);

@@ -120,16 +120,10 @@ static void free_fields(char **f, int n)
     free(f);
 }
 
+/* A CSV file starts with a header whose first column is "level". */
 static int is_csv(const char *data, size_t n)
 {
-    const char *nl = memchr(data, '\n', n);
-    size_t len = nl ? (size_t)(nl - data) : n;
-    if (len < 6 || strncmp(data, "level,", 6) != 0)
-        return 0;
-    for (size_t i = 0; i + 4 <= len; i++)
-        if (!strncmp(data + i, "lurd", 4))
-            return 1;
-    return 0;
+    return n >= 6 && strncmp(data, "level,", 6) == 0;
 }
 
 static long to_long(const char *s)
@@ -160,6 +154,11 @@ static int read_csv(vlist *l, const collection *c, const char *src, const char *
             ci_title = i;
     }
     free_fields(h, nh);
+    if (ci_level < 0 || ci_lurd < 0) {
+        fprintf(stderr, "%s:1: error: the CSV header has no '%s' column\n", src,
+                ci_level < 0 ? "level" : "lurd");
+        return 1;
+    }
     int line = 1, bad = 0;
     char **f;
     int nf;
@@ -197,9 +196,11 @@ static int read_csv(vlist *l, const collection *c, const char *src, const char *
 
 /* ------------------------------------------------------- solutions files */
 
+/* Reads a whole file ("-" is standard input); NULL with errno set when it
+ * cannot. */
 static char *read_all(const char *path, size_t *n)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f)
         return NULL;
     size_t cap = 1 << 16, len = 0;
@@ -207,7 +208,8 @@ static char *read_all(const char *path, size_t *n)
     for (;;) {
         if (len == cap) {
             if (cap >= ((size_t)1 << 30)) {
-                fclose(f);
+                if (f != stdin)
+                    fclose(f);
                 free(d);
                 errno = EFBIG;
                 return NULL;
@@ -220,16 +222,53 @@ static char *read_all(const char *path, size_t *n)
             break;
         len += r;
     }
-    fclose(f);
+    if (ferror(f)) { /* a directory, an I/O error */
+        int e = errno;
+        if (f != stdin)
+            fclose(f);
+        free(d);
+        errno = e;
+        return NULL;
+    }
+    if (f != stdin)
+        fclose(f);
     *n = len;
     return d;
 }
 
-/* Returns 0, or EXIT_BAD_INPUT on unreadable input. */
-static int read_solutions(vlist *l, const collection *c, const char *path)
+/* The number of lines of a LURD-lines file that stand for a level (all
+ * but comments and trailing blank lines). */
+static int count_lurd_lines(const char *p, const char *end)
+{
+    int n = 0, blank_run = 0;
+    while (p < end) {
+        const char *e = p;
+        while (e < end && *e != '\n')
+            e++;
+        const char *t = p;
+        while (t < e && (*t == ' ' || *t == '\t' || *t == '\r'))
+            t++;
+        if (t == e) {
+            blank_run++;
+        } else if (*t != ';') {
+            n += blank_run + 1;
+            blank_run = 0;
+        }
+        p = e < end ? e + 1 : e;
+    }
+    return n;
+}
+
+/* Reads the solutions of SOLUTIONS into l. A LURD-lines file stands for the
+ * levels of c in order; with a selection (--levels A-B) and a line count
+ * different from c's level count, it stands for the selected levels (as
+ * "keeper solve --levels A-B --format lurd" writes them).
+ * Returns 0, or EXIT_BAD_INPUT on unreadable or malformed input. */
+static int read_solutions(vlist *l, const collection *c, const level_sel *sel, const char *file)
 {
     size_t n = 0;
-    char *data = read_all(path, &n);
+    char *data = read_all(file, &n);
+    const char *path = strcmp(file, "-") == 0 ? "<stdin>" : file; /* for messages */
     if (!data) {
         fprintf(stderr, "%s: error: cannot read: %s\n", path, strerror(errno));
         return EXIT_BAD_INPUT;
@@ -267,7 +306,11 @@ static int read_solutions(vlist *l, const collection *c, const char *path)
     } else {
         /* One LURD line per level. */
         const char *p = data, *end = data + n;
-        int line = 0, idx = 0;
+        int line = 0, idx = 0, first = 1, last = c->nlevels;
+        if (sel->given && count_lurd_lines(p, end) != c->nlevels) {
+            first = sel->from;
+            last = sel->to;
+        }
         while (p < end) {
             const char *e = p;
             while (e < end && *e != '\n' && *e != '\r')
@@ -286,12 +329,14 @@ static int read_solutions(vlist *l, const collection *c, const char *path)
             }
             idx++;
             if (*t) {
-                if (idx > c->nlevels) {
-                    fprintf(stderr, "%s:%d: error: solution %d but %s has %d levels\n", path,
-                            line, idx, c->name, c->nlevels);
+                int k = first + idx - 1; /* the level this line stands for */
+                if (k > last) {
+                    fprintf(stderr, "%s:%d: error: solution %d but %s has %d level%s%s\n", path,
+                            line, idx, c->name, last - first + 1, last - first ? "s" : "",
+                            last - first + 1 != c->nlevels ? " selected" : "");
                     rc = EXIT_BAD_INPUT;
                 } else {
-                    add_item(l, &c->levels[idx - 1], path, line, 1, NULL, t, 0);
+                    add_item(l, &c->levels[k - 1], path, line, 1, NULL, t, 0);
                 }
             }
             free(txt);
@@ -313,7 +358,8 @@ static void verify_usage(FILE *f)
             "the reason), moves, pushes, box lines, box changes, pushing sessions and player\n"
             "lines. Without SOLUTIONS the solutions stored in FILE's levels are checked.\n"
             "SOLUTIONS may be a SOK/XSB file, a CSV file with 'level' and 'lurd' columns\n"
-            "(claimed 'moves' and 'pushes' are checked too), or one LURD line per level.\n"
+            "(claimed 'moves' and 'pushes' are checked too), or one LURD line per level;\n"
+            "'-' reads standard input.\n"
             "A section titled as a saved game (SaveGame, Snapshot) that does not solve its\n"
             "level is checked for legal moves only.\n"
             "\n"
@@ -372,6 +418,8 @@ int cmd_verify(int argc, char **argv)
     }
     if (!file)
         return cli_usage_error("verify", "no input file");
+    if (solfile && !strcmp(file, "-") && !strcmp(solfile, "-"))
+        return cli_usage_error("verify", "FILE and SOLUTIONS cannot both be standard input");
 
     collection c;
     if (collection_load(&c, file) != 0) {
@@ -386,13 +434,25 @@ int cmd_verify(int argc, char **argv)
     int rc = 0;
     vlist items = {0};
     if (solfile) {
-        rc = read_solutions(&items, &c, solfile);
+        rc = read_solutions(&items, &c, &sel, solfile);
+        if (rc && items.n == 0) {
+            free(items.v);
+            collection_free(&c);
+            return rc;
+        }
     } else {
         for (int k = 0; k < c.nlevels; k++)
             add_sections(&items, &c.levels[k], &c.levels[k], c.name);
     }
 
+    /* A malformed level is bad input even when no solution refers to it. */
     int nvalid = 0, ninvalid = 0, nsaved = 0, nbadlevel = 0;
+    for (int k = 0; k < c.nlevels; k++) {
+        if (c.levels[k].error && cli_selected(&sel, c.levels[k].index)) {
+            fprintf(stderr, "%s\n", c.levels[k].error);
+            nbadlevel++;
+        }
+    }
     int *has_solution = xcalloc((size_t)c.nlevels + 1, sizeof(int));
     strbuf b;
     sb_init(&b);
@@ -408,9 +468,9 @@ int cmd_verify(int argc, char **argv)
         memset(&rr, 0, sizeof rr);
         int have_metrics = 0;
         if (lv->error) {
+            /* The level's own error is already reported above. */
             status = "invalid";
             snprintf(reason, sizeof reason, "the level is invalid: %s", lv->error);
-            nbadlevel++;
         } else {
             board bd;
             board_build(&bd, lv);
@@ -444,6 +504,7 @@ int cmd_verify(int argc, char **argv)
             moves_free(&mv);
             board_free(&bd);
         }
+        int invalid = 0;
         if (!strcmp(status, "valid")) {
             nvalid++;
             has_solution[lv->index] = 1;
@@ -451,7 +512,20 @@ int cmd_verify(int argc, char **argv)
             nsaved++;
         } else {
             ninvalid++;
+            invalid = 1;
         }
+        /* "SRC:LINE: level N "title", section S "title"" */
+        strbuf where;
+        sb_init(&where);
+        sb_printf(&where, "%s:%d: ", it->src, it->line);
+        if (invalid)
+            sb_puts(&where, "error: ");
+        sb_printf(&where, "level %d", lv->index);
+        if (lv->title[0])
+            sb_printf(&where, " \"%s\"", lv->title);
+        sb_printf(&where, ", section %d", it->section);
+        if (it->title)
+            sb_printf(&where, " \"%s\"", it->title);
         if (jsonl) {
             sb_printf(&b, "{\"index\":%d,\"title\":", lv->index);
             sb_json_string(&b, lv->title);
@@ -476,13 +550,13 @@ int cmd_verify(int argc, char **argv)
                 sb_printf(&b, ",\"fail_step\":%ld", rr.fail_step);
             sb_puts(&b, "}\n");
             fputs(b.s, stdout);
-        } else if (!quiet || !strcmp(status, "invalid")) {
-            sb_printf(&b, "%s:%d: level %d", it->src, it->line, lv->index);
-            if (lv->title[0])
-                sb_printf(&b, " \"%s\"", lv->title);
-            sb_printf(&b, ", section %d", it->section);
-            if (it->title)
-                sb_printf(&b, " \"%s\"", it->title);
+        }
+        /* Text: valid solutions and saved games on stdout, invalid ones on
+         * stderr as errors. JSON lines: every solution on stdout, and the
+         * invalid ones also on stderr. */
+        if ((!jsonl && (!quiet || invalid)) || (jsonl && invalid && !lv->error)) {
+            sb_clear(&b);
+            sb_puts(&b, where.s);
             sb_printf(&b, ": %s", status);
             if (reason[0])
                 sb_printf(&b, ": %s", reason);
@@ -493,8 +567,9 @@ int cmd_verify(int argc, char **argv)
                           reason[0] ? "; " : ": ", rr.m.moves, rr.m.pushes, rr.m.box_lines,
                           rr.m.box_changes, rr.m.pushing_sessions, rr.m.player_lines);
             sb_putc(&b, '\n');
-            fputs(b.s, stdout);
+            fputs(b.s, invalid ? stderr : stdout);
         }
+        sb_free(&where);
     }
     int without = 0;
     for (int k = 0; k < c.nlevels; k++)

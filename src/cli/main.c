@@ -82,9 +82,12 @@ int cli_parse_level_sel(level_sel *sel, const char *arg, const char *next)
 
 int cli_check_level_sel(const level_sel *sel, const collection *c)
 {
-    if (sel->given && sel->from > c->nlevels) {
+    /* Every selected level must exist: "--levels 5-12" on 8 levels is as
+     * much a mistake as "--level 12". */
+    if (sel->given && sel->to > c->nlevels) {
+        int missing = sel->from > c->nlevels ? sel->from : sel->to;
         cli_usage_error(NULL, "%s has %d level%s; level %d does not exist", c->name, c->nlevels,
-                        c->nlevels == 1 ? "" : "s", sel->from);
+                        c->nlevels == 1 ? "" : "s", missing);
         return -1;
     }
     return 0;
@@ -145,6 +148,7 @@ int main(int argc, char **argv)
                 return cmd_show(2, sub);
             if (!strcmp(argv[2], "bench"))
                 return cmd_bench(2, sub);
+            return cli_usage_error(NULL, "unknown command '%s'", argv[2]);
         }
         usage(stdout);
         return 0;
@@ -161,7 +165,10 @@ int main(int argc, char **argv)
         return cmd_show(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench"))
         return cmd_bench(argc - 1, argv + 1);
-    if (cmd[0] != '-' && access(cmd, F_OK) == 0)
-        return cmd_solve(argc, argv); /* keeper FILE ... */
+    /* keeper FILE ...: a name that exists or looks like a path (so that a
+     * missing file is reported as such, not as an unknown command). */
+    if (!strcmp(cmd, "-") ||
+        (cmd[0] != '-' && (access(cmd, F_OK) == 0 || strchr(cmd, '/') || strchr(cmd, '.'))))
+        return cmd_solve(argc, argv);
     return cli_usage_error(NULL, "unknown command '%s'", cmd);
 }

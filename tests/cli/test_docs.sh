@@ -1,0 +1,68 @@
+#!/bin/sh
+# test_docs.sh: the documentation keeps up with the program: the manual page
+# documents every solver option of src/util/options.h, every command and
+# every JSON field keeper writes, and renders without warnings; README,
+# LICENSE and the pkg-config template have what they must.
+. tests/cli/lib.sh
+
+MAN=docs/keeper.1
+FORMATS=docs/formats.md
+
+for f in README.md LICENSE $MAN docs/keeper.pc.in $FORMATS; do
+    [ -s "$f" ] && pass || fail "$f is missing"
+done
+
+# --- manual page
+version=$(sed -n 's/^#define KEEPER_VERSION "\(.*\)"/\1/p' include/keeper.h)
+grep -q "^\.TH KEEPER 1 .*\"keeper $version\"" $MAN && pass || fail "$MAN: .TH does not name keeper $version"
+for s in NAME SYNOPSIS DESCRIPTION COMMANDS OPTIONS '"FILE FORMATS"' METRICS '"EXIT STATUS"' EXAMPLES; do
+    grep -q "^\.SH $s" $MAN && pass || fail "$MAN has no section $s"
+done
+for c in solve verify show bench help; do
+    grep -Eq "^\.B(I)? \"?$c" $MAN && pass || fail "$MAN does not describe the command $c"
+done
+# Every option of the table, written with roff hyphens: \-\-dead\-squares.
+opts=$(sed -n 's/^ *X(\([a-z_]*\),.*/\1/p' src/util/options.h)
+[ -n "$opts" ] || fail "no options found in src/util/options.h"
+for o in $opts; do
+    roff=$(printf '%s' "$o" | sed 's/_/\\\\-/g')
+    grep -q -- "\\\\-\\\\-$roff" $MAN && pass || fail "$MAN does not document --$(echo $o | tr _ -)"
+done
+for o in level levels output format quiet verbose; do
+    grep -q -- "\\\\-\\\\-$o" $MAN && pass || fail "$MAN does not document --$o"
+done
+# Every JSON field of solve and verify, in the manual and in formats.md.
+run "$KEEPER" solve levels/demo.xsb --search bfs --level 1 --format jsonl
+keys=$(sed 's/"[^"]*":/\n&\n/g' "$WORK/out" | sed -n 's/^"\([a-z_]*\)":$/\1/p')
+run "$KEEPER" verify tests/data/cli_verify_bad.sok --format jsonl
+keys="$keys $(sed 's/"[^"]*":/\n&\n/g' "$WORK/out" | sed -n 's/^"\([a-z_]*\)":$/\1/p')"
+for k in $(echo $keys | tr ' ' '\n' | sort -u); do
+    grep -q "$k" $MAN && pass || fail "$MAN does not document the JSON field $k"
+    grep -q "\`$k\`" $FORMATS && pass || fail "$FORMATS does not document the JSON field $k"
+done
+for m in "box lines" "box changes" "pushing sessions" "player lines"; do
+    grep -q "$m" $MAN && pass || fail "$MAN does not define the metric $m"
+    grep -q "| $m |" README.md && pass || fail "README.md does not define the metric $m"
+done
+if command -v groff > /dev/null 2>&1; then
+    warnings=$(groff -man -ww -z $MAN 2>&1)
+    [ -z "$warnings" ] && pass || fail "groff warns about $MAN: $warnings"
+else
+    skip "groff not installed: rendering of $MAN not checked"
+fi
+
+# --- README, LICENSE, pkg-config template
+for p in "make demo" "make test" "keeper solve" "keeper verify" "keeper show" "--format jsonl" \
+    "Exit status" "XSB" "SOK" "LURD" "CSV"; do
+    grep -q -- "$p" README.md && pass || fail "README.md does not mention '$p'"
+done
+grep -Eq '^\| 0 \|' README.md && grep -Eq '^\| 1 \|' README.md && grep -Eq '^\| 2 \|' README.md && pass ||
+    fail "README.md has no exit status table"
+head -n 1 LICENSE | grep -q "MIT License" && pass || fail "LICENSE is not the MIT license"
+grep -q "^Copyright (c) [0-9]* the keeper authors$" LICENSE && pass || fail "LICENSE: copyright line"
+for p in '^prefix=@PREFIX@$' '^Name: keeper$' '^Description: ' '^Version: @VERSION@$' \
+    '^Libs: -L\${libdir} -lkeeper -lpthread -lm$' '^Cflags: -I\${includedir}$'; do
+    grep -q "$p" docs/keeper.pc.in && pass || fail "docs/keeper.pc.in lacks /$p/"
+done
+
+finish

@@ -1,0 +1,189 @@
+#!/bin/sh
+# test_limits.sh: the limits of "keeper solve": --time stops within 0.2 s of
+# the limit and says "time limit"; --memory says "memory limit" and the
+# process's peak resident memory stays under the limit plus the baseline of
+# a trivial run; Ctrl-C (SIGINT) ends the run promptly and still prints the
+# levels finished so far and the table, exit 1; --threads 2 gives the same
+# results as --threads 1.
+. tests/cli/lib.sh
+
+DEMO=levels/demo.xsb
+BIG=tests/data/cli_big.xsb
+
+now_ms() { date +%s%3N; }
+
+# peak_kb CMD...: runs CMD like `run` and sets PEAK_KB to its peak resident
+# set size in KiB: from GNU time when installed, else by sampling VmHWM in
+# /proc while it runs (a slight underestimate).
+peak_kb() {
+    if [ -x /usr/bin/time ] && /usr/bin/time -f %M -o "$WORK/rss" true 2> /dev/null; then
+        /usr/bin/time -f %M -o "$WORK/rss" "$@" > "$WORK/out" 2> "$WORK/err"
+        RC=$?
+        PEAK_KB=$(tail -n 1 "$WORK/rss")
+    else
+        "$@" > "$WORK/out" 2> "$WORK/err" &
+        pid=$!
+        PEAK_KB=0
+        while kill -0 $pid 2> /dev/null; do
+            v=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/$pid/status 2> /dev/null)
+            [ -n "$v" ] && PEAK_KB=$v
+            sleep 0.02
+        done
+        wait $pid
+        RC=$?
+    fi
+}
+
+# --- --time: a level breadth-first search cannot finish
+t0=$(now_ms)
+run "$KEEPER" solve "$BIG" --search bfs --time 1 --format jsonl
+t1=$(now_ms)
+el=$((t1 - t0))
+expect_rc 1 "--time 1 on a hard level"
+expect_out '"status":"unsolved","reason":"time limit"' "--time 1: jsonl reason time limit"
+expect_err '^ +1 +Big Room +unsolved .*time limit$' "--time 1: the table says time limit"
+[ $el -ge 1000 ] && [ $el -le 1200 ] && pass || fail "--time 1: the run took $el ms, expected 1000..1200"
+sec=$(sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p' "$WORK/out")
+case $sec in 1.0* | 1.1*) pass ;; *) fail "--time 1: reported seconds $sec" ;; esac
+
+t0=$(now_ms)
+run "$KEEPER" solve "$BIG" --search bfs --time 0.3 --quiet --format lurd
+t1=$(now_ms)
+el=$((t1 - t0))
+expect_rc 1 "--time 0.3"
+[ $el -le 500 ] && pass || fail "--time 0.3: the run took $el ms, expected at most 500"
+
+# Per level: two hard levels with --time 0.5 take about a second in all.
+cat "$BIG" "$BIG" > "$WORK/big2.xsb"
+t0=$(now_ms)
+run "$KEEPER" solve "$WORK/big2.xsb" --search bfs --time 0.5 --format jsonl
+t1=$(now_ms)
+el=$((t1 - t0))
+expect_rc 1 "--time 0.5 on two hard levels"
+n=$(grep -c '"reason":"time limit"' "$WORK/out")
+[ "$n" -eq 2 ] && pass || fail "--time 0.5 on two levels: $n time limits, expected 2"
+[ $el -ge 1000 ] && [ $el -le 1400 ] && pass || fail "--time 0.5 on two levels took $el ms, expected 1000..1400"
+
+if have_shared && [ -f "$LEVELS/xsokoban90.xsb" ]; then
+    t0=$(now_ms)
+    run "$KEEPER" solve "$LEVELS/xsokoban90.xsb" --level 29 --search bfs --time 1 --format jsonl
+    t1=$(now_ms)
+    el=$((t1 - t0))
+    expect_rc 1 "XSokoban 29 in 1 s"
+    expect_out '"index":29,.*"reason":"time limit"' "XSokoban 29: time limit"
+    [ $el -le 1200 ] && pass || fail "XSokoban 29 --time 1: the run took $el ms"
+else
+    skip "$LEVELS/xsokoban90.xsb not found: --time on an XSokoban level"
+fi
+
+# --- --memory: breadth-first search fills 16 MiB quickly
+if [ -n "$KEEPER_TEST_QUICK" ]; then
+    # The sanitizer build's shadow memory makes RSS meaningless.
+    run "$KEEPER" solve "$BIG" --search bfs --memory 16 --format jsonl
+    skip "KEEPER_TEST_QUICK: peak memory not measured under the sanitizers"
+else
+    peak_kb "$KEEPER" solve tests/data/cli_mixed.xsb --level 1 --search bfs --quiet --format lurd
+    base=$PEAK_KB
+    # Sampling /proc may miss a run this short: assume 3 MiB then.
+    [ "$base" -gt 0 ] || base=3072
+    peak_kb "$KEEPER" solve "$BIG" --search bfs --memory 16 --format jsonl
+    allowed=$((16 * 1024 + base))
+    [ "$PEAK_KB" -gt 0 ] && [ "$PEAK_KB" -le "$allowed" ] && pass ||
+        fail "--memory 16: peak RSS $PEAK_KB KiB, allowed 16 MiB + baseline $base KiB = $allowed KiB"
+    [ "$PEAK_KB" -gt $((8 * 1024)) ] && pass || fail "--memory 16: peak RSS $PEAK_KB KiB; did the search use the memory at all?"
+fi
+expect_rc 1 "--memory 16 on a hard level"
+expect_out '"status":"unsolved","reason":"memory limit"' "--memory 16: jsonl reason memory limit"
+expect_err '^ +1 +Big Room +unsolved .*memory limit$' "--memory 16: the table says memory limit"
+
+# The limit is shared by the threads: two levels on two threads in 32 MiB.
+if [ -z "$KEEPER_TEST_QUICK" ]; then
+    peak_kb "$KEEPER" solve "$WORK/big2.xsb" --search bfs --memory 32 --threads 2 --format jsonl
+    expect_rc 1 "--memory 32 --threads 2 on two hard levels"
+    n=$(grep -c '"reason":"memory limit"' "$WORK/out")
+    [ "$n" -eq 2 ] && pass || fail "--memory 32 --threads 2: $n memory limits, expected 2"
+    allowed=$((32 * 1024 + base))
+    [ "$PEAK_KB" -le "$allowed" ] && pass ||
+        fail "--memory 32 --threads 2: peak RSS $PEAK_KB KiB, allowed $allowed KiB"
+fi
+
+# --- Ctrl-C: the demo levels, then two hard ones; SIGINT during the first
+# hard one. Waits for the demo levels first, so a slow build stays right.
+cat "$DEMO" "$BIG" "$BIG" > "$WORK/coll.xsb"
+# Empty the files first: the background job truncates them only when it
+# starts, and the polling below must not see an earlier run's output.
+: > "$WORK/out"
+: > "$WORK/err"
+"$KEEPER" solve "$WORK/coll.xsb" --search bfs --format jsonl > "$WORK/out" 2> "$WORK/err" &
+pid=$!
+( sleep 90; kill -KILL $pid 2> /dev/null ) &
+watchdog=$!
+i=0
+while [ "$(wc -l < "$WORK/out")" -lt 8 ] && [ $i -lt 600 ] && kill -0 $pid 2> /dev/null; do
+    sleep 0.1
+    i=$((i + 1))
+done
+sleep 1
+t0=$(now_ms)
+kill -INT $pid
+wait $pid
+RC=$?
+t1=$(now_ms)
+kill $watchdog 2> /dev/null
+el=$((t1 - t0))
+expect_rc 1 "Ctrl-C"
+[ $el -le 500 ] && pass || fail "Ctrl-C: keeper took $el ms to stop"
+n=$(grep -c '"status":"solved"' "$WORK/out")
+[ "$n" -eq 8 ] && pass || fail "Ctrl-C: $n solved levels printed, expected the 8 finished before"
+expect_out '^\{"index":9,"title":"Big Room","status":"unsolved","reason":"interrupted"' "Ctrl-C: the interrupted level is printed"
+n=$(wc -l < "$WORK/out")
+[ "$n" -eq 9 ] && pass || fail "Ctrl-C: $n JSON lines, expected 9 (level 10 never started)"
+expect_err '^ +8 +Goal Room +solved' "Ctrl-C: the table has the finished levels"
+expect_err '^ +9 +Big Room +unsolved .*interrupted$' "Ctrl-C: the table has the interrupted level"
+expect_err '^ +total +solved 8/10, unsolved 1, not started 1, .*\(interrupted\)$' "Ctrl-C: the total line"
+
+# Ctrl-C with SOK output to a file: what was found is written.
+: > "$WORK/out"
+: > "$WORK/err"
+"$KEEPER" solve "$WORK/coll.xsb" --search bfs --levels 7-10 --threads 2 --output "$WORK/int.sok" \
+    > "$WORK/out" 2> "$WORK/err" &
+pid=$!
+( sleep 90; kill -KILL $pid 2> /dev/null ) &
+watchdog=$!
+i=0
+while ! grep -q 'Goal Room' "$WORK/err" && [ $i -lt 600 ] && kill -0 $pid 2> /dev/null; do
+    sleep 0.1
+    i=$((i + 1))
+done
+sleep 0.5
+kill -INT $pid
+wait $pid
+RC=$?
+kill $watchdog 2> /dev/null
+expect_rc 1 "Ctrl-C with --threads 2 and --output"
+expect_err '^ +total +solved 2/4, unsolved 2, .*\(interrupted\)$' "Ctrl-C with --threads 2: the total line"
+run "$KEEPER" verify "$WORK/coll.xsb" "$WORK/int.sok" --levels 7-10
+expect_rc 0 "Ctrl-C: the solutions written before are valid"
+expect_err "2 solutions: 2 valid" "Ctrl-C: two solutions were written"
+
+# --- --threads 2 gives the results of --threads 1, in file order
+cat "$DEMO" tests/data/cli_unsolvable.xsb tests/data/cli_mixed.xsb > "$WORK/many.xsb"
+run "$KEEPER" solve "$WORK/many.xsb" --search bfs --threads 1 --format jsonl
+expect_rc 2 "--threads 1 on demo + unsolvable + malformed"
+sed 's/"seconds":[0-9.]*,//' "$WORK/out" > "$WORK/t1"
+sed -n 's/^ *\([0-9][0-9]*\) .*/\1/p' "$WORK/err" | tr '\n' ' ' > "$WORK/t1.rows"
+run "$KEEPER" solve "$WORK/many.xsb" --search bfs --threads 2 --format jsonl
+expect_rc 2 "--threads 2 on demo + unsolvable + malformed"
+expect_err "2 threads" "--threads 2: the header says 2 threads"
+sed 's/"seconds":[0-9.]*,//' "$WORK/out" > "$WORK/t2"
+sed -n 's/^ *\([0-9][0-9]*\) .*/\1/p' "$WORK/err" | tr '\n' ' ' > "$WORK/t2.rows"
+[ "$(wc -l < "$WORK/t1")" -eq 12 ] && pass || fail "--threads 1: $(wc -l < "$WORK/t1") results, expected 12"
+cmp -s "$WORK/t1" "$WORK/t2" && pass || fail "--threads 2 results differ from --threads 1: $(diff "$WORK/t1" "$WORK/t2" | head -5)"
+[ "$(cat "$WORK/t1.rows")" = "1 2 3 4 5 6 7 8 9 10 11 12 " ] && pass || fail "--threads 1 table rows: $(cat "$WORK/t1.rows")"
+cmp -s "$WORK/t1.rows" "$WORK/t2.rows" && pass || fail "--threads 2 table rows out of order: $(cat "$WORK/t2.rows")"
+# More threads than levels.
+run "$KEEPER" solve "$DEMO" --search bfs --levels 1-3 --threads 8 --format lurd
+expect_rc 0 "--threads 8 on three levels"
+[ "$(wc -l < "$WORK/out")" -eq 3 ] && pass || fail "--threads 8: $(wc -l < "$WORK/out") lines"
+
+finish

@@ -1,0 +1,228 @@
+#!/bin/sh
+# test_solve.sh: "keeper solve" on the bundled demo collection: exit status,
+# the result table, the JSON lines fields and their types, LURD and SOK
+# output read back by "keeper verify", --output, --level/--levels, standard
+# input, and the "keeper FILE" shorthand. The breadth-first search
+# (--search bfs) is used where a result must be guaranteed.
+. tests/cli/lib.sh
+
+DEMO=levels/demo.xsb
+TITLES="Warm-up|Two Rooms|Pillars|Storeroom|Zigzag|Crossing|Cellar|Goal Room"
+
+# jfield FILE LINE NAME: the raw JSON value of field NAME on line LINE.
+jfield() {
+    sed -n "$2p" "$1" | sed -n "s/.*\"$3\":\(\"\([^\"\\\\]\|\\\\.\)*\"\|[^,}]*\).*/\1/p"
+}
+# check_jsonl_line FILE LINE: every field of a solve result has its type.
+check_jsonl_line() {
+    l=$(sed -n "$2p" "$1")
+    for spec in 'index:[1-9][0-9]*' 'title:"([^"\\]|\\.)*"' 'status:"(solved|unsolved|invalid)"' \
+        'reason:"([^"\\]|\\.)*"' 'seconds:[0-9]+(\.[0-9]+)?' 'nodes:[0-9]+' \
+        'moves:([0-9]+|null)' 'pushes:([0-9]+|null)' 'solution:("[lurdLURD]*"|null)'; do
+        name=${spec%%:*} re=${spec#*:}
+        if printf '%s\n' "$l" | grep -Eq "[{,]\"$name\":${re}[,}]"; then pass; else
+            fail "$1 line $2: field $name missing or not /$re/: $l"
+        fi
+    done
+    case $l in '{'*'}') pass ;; *) fail "$1 line $2 is not one JSON object: $l" ;; esac
+}
+
+# --- JSON lines on the whole demo collection
+run "$KEEPER" solve "$DEMO" --search bfs --time 60 --format jsonl
+expect_rc 0 "solve demo: all solved"
+cp "$WORK/out" "$WORK/demo.jsonl"
+cp "$WORK/err" "$WORK/demo.table"
+n=$(wc -l < "$WORK/demo.jsonl")
+[ "$n" -eq 8 ] && pass || fail "solve demo --format jsonl: $n lines, expected 8"
+i=1
+while [ $i -le 8 ]; do
+    check_jsonl_line "$WORK/demo.jsonl" $i
+    [ "$(jfield "$WORK/demo.jsonl" $i index)" = "$i" ] && pass || fail "jsonl line $i: index $(jfield "$WORK/demo.jsonl" $i index)"
+    [ "$(jfield "$WORK/demo.jsonl" $i status)" = '"solved"' ] && pass || fail "jsonl line $i: not solved"
+    [ "$(jfield "$WORK/demo.jsonl" $i reason)" = '""' ] && pass || fail "jsonl line $i: reason of a solved level is not empty"
+    # moves = length of the solution, pushes = its upper-case letters
+    sol=$(jfield "$WORK/demo.jsonl" $i solution | tr -d '"')
+    moves=$(jfield "$WORK/demo.jsonl" $i moves)
+    pushes=$(jfield "$WORK/demo.jsonl" $i pushes)
+    [ "${#sol}" = "$moves" ] && pass || fail "jsonl line $i: moves $moves, solution has ${#sol} steps"
+    up=$(printf '%s' "$sol" | tr -cd 'LURD' | wc -c)
+    [ "$up" -eq "$pushes" ] && pass || fail "jsonl line $i: pushes $pushes, solution has $up pushes"
+    i=$((i + 1))
+done
+title1=$(jfield "$WORK/demo.jsonl" 1 title)
+title8=$(jfield "$WORK/demo.jsonl" 8 title)
+[ "$title1" = '"Warm-up"' ] && [ "$title8" = '"Goal Room"' ] && pass || fail "jsonl titles: $title1 .. $title8"
+# A strict parse, when a JSON parser is at hand.
+if command -v python3 > /dev/null 2>&1; then
+    if python3 - "$WORK/demo.jsonl" << 'EOF'
+import json, sys
+want = {"index": int, "title": str, "status": str, "reason": str, "seconds": (int, float),
+        "nodes": int, "moves": int, "pushes": int, "solution": str}
+for n, line in enumerate(open(sys.argv[1]), 1):
+    o = json.loads(line)
+    for k, t in want.items():
+        if not isinstance(o.get(k), t) or isinstance(o.get(k), bool):
+            sys.exit("line %d: %s is %r" % (n, k, o.get(k)))
+EOF
+    then pass; else fail "python3 json check of the jsonl output"; fi
+else
+    skip "python3 not installed: strict JSON parse of the jsonl output"
+fi
+
+# The result table on stderr: a header, one row per level, the total.
+mv "$WORK/demo.table" "$WORK/err"
+expect_err "^ *level +title +result +time +nodes +moves +pushes" "solve table header"
+expect_err "^ +1 +Warm-up +solved +[0-9.]+s +[0-9]+ +14 +5" "solve table row of level 1"
+expect_err "^ +8 +Goal Room +solved " "solve table row of level 8"
+rows=$(grep -Ec "^ +[0-9]+ +($TITLES) +solved" "$WORK/err")
+[ "$rows" -eq 8 ] && pass || fail "solve table: $rows solved rows, expected 8"
+expect_err "^ +total +solved 8/8, [0-9.]+ s" "solve table total line"
+
+# --- LURD: one line per level, checked again by keeper verify
+run "$KEEPER" solve "$DEMO" --search bfs --time 60 --format lurd
+expect_rc 0 "solve demo --format lurd"
+cp "$WORK/out" "$WORK/demo.lurd"
+n=$(grep -Ec '^[lurdLURD]+$' "$WORK/demo.lurd")
+[ "$n" -eq 8 ] && pass || fail "solve --format lurd: $n LURD lines, expected 8"
+sed -n 's/.*"solution":"\([^"]*\)".*/\1/p' "$WORK/demo.jsonl" > "$WORK/from-json.lurd"
+cmp -s "$WORK/from-json.lurd" "$WORK/demo.lurd" && pass || fail "lurd and jsonl solutions differ"
+run "$KEEPER" verify "$DEMO" "$WORK/demo.lurd"
+expect_rc 0 "verify the LURD output"
+n=$(grep -c ': valid: ' "$WORK/out")
+[ "$n" -eq 8 ] && pass || fail "verify LURD output: $n valid, expected 8"
+expect_err "8 solutions: 8 valid, 0 invalid" "verify LURD output summary"
+
+# The metrics verify reports equal those solve reported.
+run "$KEEPER" verify "$DEMO" "$WORK/demo.lurd" --format jsonl
+i=1
+while [ $i -le 8 ]; do
+    for f in moves pushes box_lines box_changes pushing_sessions player_lines; do
+        a=$(jfield "$WORK/demo.jsonl" $i $f)
+        b=$(jfield "$WORK/out" $i $f)
+        [ -n "$a" ] && [ "$a" = "$b" ] && pass || fail "level $i: $f is $a in solve, $b in verify"
+    done
+    i=$((i + 1))
+done
+
+# --- SOK: the levels with a Solution section, read back by verify
+run "$KEEPER" solve "$DEMO" --search bfs --time 60 --format sok --output "$WORK/demo.sok"
+expect_rc 0 "solve --format sok --output"
+[ -s "$WORK/out" ] && fail "solve --output FILE also wrote to stdout" || pass
+n=$(grep -c '^Solution ' "$WORK/demo.sok")
+[ "$n" -eq 8 ] && pass || fail "SOK output: $n Solution sections, expected 8"
+grep -q '^Solution 14/5$' "$WORK/demo.sok" && pass || fail "SOK output: no 'Solution 14/5' for Warm-up"
+grep -q '^; keeper demo collection' "$WORK/demo.sok" && pass || fail "SOK output lost the file notes"
+run "$KEEPER" verify "$WORK/demo.sok"
+expect_rc 0 "verify the SOK output on its own"
+expect_err "8 solutions: 8 valid, 0 invalid, 0 saved games; 0 levels without" "verify SOK output summary"
+run "$KEEPER" verify "$DEMO" "$WORK/demo.sok"
+expect_rc 0 "verify demo.xsb against the SOK output"
+expect_err "8 valid, 0 invalid" "verify demo.xsb against the SOK output: summary"
+# The SOK output is itself a level file keeper reads.
+run "$KEEPER" show "$WORK/demo.sok"
+expect_rc 0 "show the SOK output"
+n=$(grep -c '^level [0-9]' "$WORK/out")
+[ "$n" -eq 8 ] && pass || fail "show SOK output: $n levels, expected 8"
+# SOK is also the default format.
+run "$KEEPER" solve "$DEMO" --search bfs --level 1 --quiet
+expect_out '^Solution 14/5$' "default output format is SOK"
+
+# --- --output: the format follows the extension unless --format is given
+run "$KEEPER" solve "$DEMO" --search bfs --levels 1-3 --quiet --output "$WORK/x.jsonl"
+expect_rc 0 "--output x.jsonl"
+n=$(grep -c '^{"index":' "$WORK/x.jsonl")
+[ "$n" -eq 3 ] && pass || fail "--output x.jsonl: $n JSON lines, expected 3"
+run "$KEEPER" solve "$DEMO" --search bfs --levels 1-3 --quiet --output="$WORK/x.lurd"
+expect_rc 0 "--output=x.lurd"
+n=$(grep -Ec '^[lurdLURD]+$' "$WORK/x.lurd")
+[ "$n" -eq 3 ] && pass || fail "--output=x.lurd: $n LURD lines, expected 3"
+run "$KEEPER" solve "$DEMO" --search bfs --level 1 --quiet -o "$WORK/x.jsonl" --format lurd
+expect_rc 0 "-o x.jsonl --format lurd"
+[ "$(cat "$WORK/x.jsonl")" = "llDurrdLdLUruL" ] && pass || fail "--format lurd beats the .jsonl extension: $(cat "$WORK/x.jsonl")"
+run "$KEEPER" solve "$DEMO" --search bfs --level 1 --quiet --format lurd --output -
+[ "$(cat "$WORK/out")" = "llDurrdLdLUruL" ] && pass || fail "--output - writes to standard output"
+[ -e ./- ] && fail "--output - created a file named '-'" || pass
+run "$KEEPER" solve "$DEMO" --search bfs --level 1 --quiet -o "$WORK/x.txt"
+grep -q '^Solution 14/5$' "$WORK/x.txt" && pass || fail "-o x.txt writes SOK"
+
+# --- --level / --levels select levels; results keep their index
+run "$KEEPER" solve "$DEMO" --search bfs --levels 2-4 --format jsonl
+expect_rc 0 "--levels 2-4"
+idx=$(sed -n 's/^{"index":\([0-9]*\),.*/\1/p' "$WORK/out" | tr '\n' ' ')
+[ "$idx" = "2 3 4 " ] && pass || fail "--levels 2-4 gives indices '$idx'"
+expect_err "^ +total +solved 3/3" "--levels 2-4 total line"
+run "$KEEPER" solve "$DEMO" --search bfs --level=6 --format=lurd
+expect_rc 0 "--level=6 --format=lurd"
+[ "$(wc -l < "$WORK/out")" -eq 1 ] && pass || fail "--level=6 printed $(wc -l < "$WORK/out") lines"
+run "$KEEPER" solve "$DEMO" --search bfs --levels=6-6 --format lurd
+expect_rc 0 "--levels=6-6"
+# A LURD file of a selection is verified against the same selection.
+run "$KEEPER" solve "$DEMO" --search bfs --levels 5-7 --format lurd --quiet
+cp "$WORK/out" "$WORK/sel.lurd"
+run "$KEEPER" verify "$DEMO" "$WORK/sel.lurd" --levels 5-7
+expect_rc 0 "verify --levels 5-7 the LURD of solve --levels 5-7"
+expect_out '^[^ ]*sel.lurd:1: level 5 "Zigzag", section 1: valid' "LURD line 1 of a selection is level 5"
+
+# --- --quiet and --verbose
+run "$KEEPER" solve "$DEMO" --search bfs --levels 1-2 --quiet --format lurd
+expect_rc 0 "--quiet"
+[ -s "$WORK/err" ] && fail "--quiet still wrote to stderr: $(head -c 200 "$WORK/err")" || pass
+run "$KEEPER" solve "$DEMO" --search bfs --level 1 -q --format lurd
+[ -s "$WORK/err" ] && fail "-q still wrote to stderr" || pass
+run "$KEEPER" solve "$DEMO" --search bfs --level 3 --verbose --format lurd
+expect_rc 0 "--verbose"
+expect_err "^ +3 +Pillars +solved" "--verbose keeps the table"
+lines=$(wc -l < "$WORK/err")
+[ "$lines" -gt 4 ] && pass || fail "--verbose prints no statistics ($lines lines on stderr)"
+
+# --- standard input, and the keeper FILE shorthand
+run sh -c "\"$KEEPER\" solve - --search bfs --level 2 --format lurd < $DEMO"
+expect_rc 0 "solve - (standard input)"
+[ "$(cat "$WORK/out")" = "$(sed -n 2p "$WORK/demo.lurd")" ] && pass || fail "solve - gives $(cat "$WORK/out")"
+run "$KEEPER" "$DEMO" --search bfs --level 2 --format lurd
+expect_rc 0 "keeper FILE shorthand"
+[ "$(cat "$WORK/out")" = "$(sed -n 2p "$WORK/demo.lurd")" ] && pass || fail "keeper FILE gives $(cat "$WORK/out")"
+expect_err "^ +2 +Two Rooms +solved" "keeper FILE shorthand prints the table"
+run "$KEEPER" "$WORK/missing.xsb"
+expect_rc 2 "keeper MISSING-FILE shorthand"
+expect_err "missing.xsb: error: " "keeper MISSING-FILE reports the file, not an unknown command"
+
+# --- a long UTF-8 title is cut to 20 characters in the table, never
+# inside a character; JSON keeps it whole.
+printf '; \303\211t\303\251 \303\240 la plage, tr\303\250s tr\303\250s long\n\n#####\n#@$.#\n#####\n' > "$WORK/utf8.xsb"
+run "$KEEPER" solve "$WORK/utf8.xsb" --search bfs --format jsonl
+expect_rc 0 "a level with a UTF-8 title"
+expect_err "^ +1  $(printf '\303\211t\303\251 \303\240 la plage, tr\303\250s')  solved" "the table cuts the title after 20 characters"
+expect_out "\"title\":\"$(printf '\303\211t\303\251 \303\240 la plage, tr\303\250s tr\303\250s long')\"" "jsonl keeps the whole title"
+if command -v iconv > /dev/null 2>&1; then
+    iconv -f UTF-8 -t UTF-8 "$WORK/err" > /dev/null 2>&1 && pass || fail "the table is not valid UTF-8"
+fi
+
+# --- a shared collection: Microban 1-20, SOK round trip, and the push
+# counts of breadth-first search (push-optimal) against the best known.
+if have_shared && [ -f "$LEVELS/solutions/microban155.best_known.csv" ]; then
+    run "$KEEPER" solve "$LEVELS/microban155.xsb" --levels 1-20 --search bfs --time 10 --format jsonl
+    expect_rc 0 "solve Microban 1-20"
+    cp "$WORK/out" "$WORK/mb.jsonl"
+    sed -n 's/^{"index":\([0-9]*\),.*"pushes":\([0-9]*\),.*/\1 \2/p' "$WORK/mb.jsonl" > "$WORK/mb.pushes"
+    [ "$(wc -l < "$WORK/mb.pushes")" -eq 20 ] && pass || fail "Microban 1-20: $(wc -l < "$WORK/mb.pushes") solved"
+    worse=$(awk -F, 'NR == FNR { best[$1] = $6; next } $2 > best[$1] { print "level " $1 ": " $2 " > " best[$1] }' \
+        "$LEVELS/solutions/microban155.best_known.csv" FS=" " "$WORK/mb.pushes" | head -3)
+    [ -z "$worse" ] && pass || fail "Microban: breadth-first search needs more pushes than the best known: $worse"
+    run "$KEEPER" solve "$LEVELS/microban155.xsb" --levels 1-20 --search bfs --time 10 --quiet --output "$WORK/mb.sok"
+    run "$KEEPER" verify "$WORK/mb.sok" --quiet
+    expect_rc 0 "verify the SOK output of Microban 1-20"
+    expect_err "20 solutions: 20 valid" "verify Microban SOK output: 20 valid"
+    run "$KEEPER" verify "$LEVELS/microban155.xsb" "$WORK/mb.sok" --levels 1-20 --quiet
+    expect_rc 0 "verify Microban 1-20 against the SOK output"
+else
+    skip "$LEVELS not found: Microban 1-20 round trip"
+fi
+
+# --- the default search (A*, being written) solves the first demo level
+run "$KEEPER" solve "$DEMO" --level 1 --time 10 --format lurd
+expect_rc 0 "default search solves Warm-up"
+run "$KEEPER" verify "$DEMO" "$WORK/out" --level 1
+expect_rc 0 "default search: its Warm-up solution verifies"
+
+finish
