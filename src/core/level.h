@@ -13,8 +13,8 @@
  * Validation: exactly one player, at least one box, as many boxes as goals,
  * the player's region closed by walls, at most LEVEL_MAX_WIDTH x
  * LEVEL_MAX_HEIGHT squares and LEVEL_MAX_BOXES boxes. Squares outside the
- * player's region are exterior; a box on a goal there is treated as a wall,
- * a lone box or goal there is an error. */
+ * player's region are exterior; a box on a goal there is a wall (the grid
+ * holds '#' for it), a lone box or goal there is an error. */
 #ifndef KEEPER_LEVEL_H
 #define KEEPER_LEVEL_H
 
