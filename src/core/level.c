@@ -459,21 +459,24 @@ static void build_board(level *lv, const char *name, const src_line *L, int a, i
         set_error(lv, name, lv->line, "no player in board");
         return;
     }
-    /* Flood fill the player's region through everything but walls. */
+    /* Flood fill the player's region through everything but walls,
+     * breadth first. The region is open when it reaches the edge of the
+     * board; the message names the edge square nearest to the player (the
+     * first one the fill reaches), which is where the gap is. A depth-first
+     * fill named whichever edge square it happened to pop first, often far
+     * from the gap. */
     lv->inside = xcalloc((size_t)(W * H), 1);
-    int *stack = xmalloc(sizeof(int) * (size_t)(W * H));
-    int sp = 0;
-    stack[sp++] = player;
+    int *queue = xmalloc(sizeof(int) * (size_t)(W * H));
+    int head = 0, tail = 0;
+    queue[tail++] = player;
     lv->inside[player] = 1;
     int open_at = -1;
-    while (sp > 0) {
-        int k = stack[--sp];
+    while (head < tail) {
+        int k = queue[head++];
         int r = k / W, c = k % W;
-        if (r == 0 || r == H - 1 || c == 0 || c == W - 1) {
-            if (open_at < 0)
-                open_at = k;
-        }
-        const int dr[4] = {0, -1, 0, 1}, dc[4] = {-1, 0, 1, 0};
+        if (open_at < 0 && (r == 0 || r == H - 1 || c == 0 || c == W - 1))
+            open_at = k;
+        const int dr[4] = {-1, 0, 0, 1}, dc[4] = {0, -1, 1, 0};
         for (int d = 0; d < 4; d++) {
             int rr = r + dr[d], cc = c + dc[d];
             if (rr < 0 || rr >= H || cc < 0 || cc >= W)
@@ -482,10 +485,10 @@ static void build_board(level *lv, const char *name, const src_line *L, int a, i
             if (lv->inside[kk] || lv->grid[kk] == '#')
                 continue;
             lv->inside[kk] = 1;
-            stack[sp++] = kk;
+            queue[tail++] = kk;
         }
     }
-    free(stack);
+    free(queue);
     if (open_at >= 0) {
         set_error(lv, name, lv->row_line[open_at / W],
                   "board is not closed: the player can walk off the board at column %d",
