@@ -75,7 +75,9 @@ static line_kind classify(const char *s, size_t n)
         if (strchr("lurdLURD", c) && c)
             letters++;
     }
-    if (all_board && walls > 0 && s[i] != '\t')
+    /* The indentation skipped above may hold tabs: such a line is still a
+     * board row, and build_board() reports the tab. */
+    if (all_board && walls > 0)
         return LK_BOARD;
     if (all_board && floors_only)
         return LK_FLOORONLY;
@@ -420,8 +422,17 @@ static void build_board(level *lv, const char *name, const src_line *L, int a, i
                 case '*': case 'B': g = '*'; break;
                 case '.': g = '.'; break;
                 case ' ': case '-': case '_': g = ' '; break;
+                case '\t':
+                    /* Only indentation can hold a tab (classify() allows it
+                     * there); how many squares it stands for is unknown. */
+                    set_error(lv, name, rowline[r],
+                              "tab in board row (indent boards with spaces or '-')");
+                    g = ' ';
+                    break;
                 default:
-                    set_error(lv, name, rowline[r], "unexpected character '%c' in board", ch);
+                    /* never printed raw: the message stays printable */
+                    set_error(lv, name, rowline[r], "unexpected byte 0x%02x in board",
+                              (unsigned char)ch);
                     g = ' ';
                     break;
                 }

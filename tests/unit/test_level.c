@@ -1227,3 +1227,14 @@ TEST(level_test_data_files)
     collection_free(&d);
     collection_free(&e);
 }
+
+TEST(level_tab_indented_board_is_reported)
+{
+    /* A tab can only appear in a board row's indentation. It used to be
+     * reported as "unexpected character '<TAB>'", a raw control character
+     * in the message. */
+    CHECK_ONE_LEVEL("T\n\n\t#####\n\t#@$.#\n\t#####\n",
+                    NAME ":3: error: tab in board row (indent boards with spaces or '-')");
+    CHECK_ONE_LEVEL("#####\n #@$.#\n \t#####\n",
+                    NAME ":3: error: tab in board row (indent boards with spaces or '-')");
+}
