@@ -133,6 +133,52 @@ static int fuzz_roundtrip(const level *lv, fuzz_writer write, const char *how, c
     return ok;
 }
 
+/* Writes every valid level of c as XSB into one text, blank lines between,
+ * and checks that it reads back as the same levels in the same order: the
+ * levels must not run into each other (a title taken for the one above, a
+ * board row joining another board). */
+static int fuzz_collection_roundtrip(const collection *c, char *err, size_t errlen)
+{
+    strbuf out;
+    sb_init(&out);
+    int nvalid = 0;
+    for (int k = 0; k < c->nlevels; k++) {
+        if (c->levels[k].error)
+            continue;
+        if (nvalid++)
+            sb_putc(&out, '\n');
+        level_write_xsb(&out, &c->levels[k]);
+    }
+    if (nvalid == 0) {
+        sb_free(&out);
+        return 1;
+    }
+    collection c2;
+    collection_parse(&c2, FUZZ_NAME, out.s, out.len);
+    int ok = 1;
+    if (c2.nlevels != nvalid) {
+        snprintf(err, errlen, "collection as XSB: %d levels came back, expected %d", c2.nlevels,
+                 nvalid);
+        ok = 0;
+    }
+    for (int k = 0, j = 0; ok && k < c->nlevels; k++) {
+        const level *a = &c->levels[k];
+        if (a->error)
+            continue;
+        const level *b = &c2.levels[j++];
+        if (b->error || b->width != a->width || b->height != a->height ||
+            memcmp(b->grid, a->grid, (size_t)(a->width * a->height)) != 0 ||
+            strcmp(b->title, a->title) != 0) {
+            snprintf(err, errlen, "collection as XSB: level %d came back as level %d differently",
+                     k + 1, j);
+            ok = 0;
+        }
+    }
+    collection_free(&c2);
+    sb_free(&out);
+    return ok;
+}
+
 /* Runs every check on one input. Returns NULL when all hold, else a message
  * (in a static buffer). */
 static const char *fuzz_parser_check(const uint8_t *data, size_t size)
@@ -174,6 +220,8 @@ static const char *fuzz_parser_check(const uint8_t *data, size_t size)
             !fuzz_roundtrip(lv, level_write_sok, "SOK", err, sizeof err))
             ok = 0;
     }
+    if (ok && !fuzz_collection_roundtrip(&c, err, sizeof err))
+        ok = 0;
     collection_free(&c);
     return ok ? NULL : err;
 }
