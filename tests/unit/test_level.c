@@ -1238,3 +1238,19 @@ TEST(level_tab_indented_board_is_reported)
     CHECK_ONE_LEVEL("#####\n #@$.#\n \t#####\n",
                     NAME ":3: error: tab in board row (indent boards with spaces or '-')");
 }
+
+TEST(level_indented_section_keyword)
+{
+    /* Keywords are recognized after indentation too; "Saved game" marks a
+     * saved game like "SaveGame". */
+    collection c;
+    parse(&c, "#####\n#@$.#\n#####\nAuthor: A\n  Saved game 2\nr\nAuthor: B\n   Solution\nr\n");
+    REQUIRE_INT(c.nlevels, 1);
+    REQUIRE_INT(c.levels[0].nsections, 2);
+    CHECK_STR(c.levels[0].sections[0].title, "Saved game 2");
+    CHECK(section_is_saved_game(&c.levels[0].sections[0]));
+    CHECK_INT(c.levels[0].sections[0].nnotes, 1);
+    CHECK_STR(c.levels[0].sections[1].title, "Solution");
+    CHECK(!section_is_saved_game(&c.levels[0].sections[1]));
+    collection_free(&c);
+}
