@@ -75,7 +75,9 @@ static line_kind classify(const char *s, size_t n)
         if (strchr("lurdLURD", c) && c)
             letters++;
     }
-    if (all_board && walls > 0 && s[i] != '\t')
+    /* The indentation skipped above may hold tabs: such a line is still a
+     * board row, and build_board() reports the tab. */
+    if (all_board && walls > 0)
         return LK_BOARD;
     if (all_board && floors_only)
         return LK_FLOORONLY;
@@ -182,6 +184,61 @@ static int ci_prefix(const char *s, const char *prefix)
     return 1;
 }
 
+static int is_ascii_alpha(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* Whether a line is a "Key: Value" note: optional indentation, a key of one
+ * word (a letter, then letters, digits, '-' or '_'; at most 32 characters)
+ * and a colon. "Author: X", "e-mail:x" and "Title: X" are; "Level 3: Easy"
+ * (two words) and "12:30" are not. */
+static int is_meta_line(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i == n || !is_ascii_alpha(s[i]))
+        return 0;
+    size_t k = i;
+    while (k < n && k - i < 32 &&
+           (is_ascii_alpha(s[k]) || (s[k] >= '0' && s[k] <= '9') || s[k] == '-' || s[k] == '_'))
+        k++;
+    return k < n && s[k] == ':';
+}
+
+/* The value of a "Title: X" note (indentation and spaces around X
+ * skipped), or NULL when `text` is not one. */
+static const char *title_value(const char *text)
+{
+    while (*text == ' ')
+        text++;
+    if (!ci_prefix(text, "title:"))
+        return NULL;
+    text += 6;
+    while (*text == ' ')
+        text++;
+    return text;
+}
+
+/* Whether a line is a "Title: X" note. */
+static int is_title_note(const src_line *l)
+{
+    char *t = sanitize(l->s, l->n);
+    int r = title_value(t) != NULL;
+    free(t);
+    return r;
+}
+
+/* The X of a "Title: X" line, sanitized like any note. */
+static char *title_note_value(const src_line *l)
+{
+    char *line = sanitize(l->s, l->n);
+    char *r = xstrdup(title_value(line));
+    free(line);
+    return r;
+}
+
 /* Whether a text line names a section: "Solution", "Best Solution 230/97",
  * "Solution/Moves", "SaveGame", "Save Game", "Snapshot". */
 static int is_section_keyword(const src_line *l)
@@ -263,11 +320,23 @@ static void parse_notes(level *lv, const src_line *L, int a, int b)
 /* Decodes board lines [a, b) into lv->grid and validates the level. */
 static void build_board(level *lv, const char *name, const src_line *L, int a, int b)
 {
-    /* Expand every line into rows ('|' splits rows inside a line). */
+    /* Expand every line into rows ('|' splits rows inside a line).
+     *
+     * Floor marks (' ', '-', '_') at the end of a row are dropped, and rows
+     * left empty by that are dropped at the top and the bottom of the board
+     * ("|#@$.#|" or "#####--" add nothing): the squares they stand for are
+     * exterior anyway (floor at the end of a row in the player's region
+     * would be open), and keeping them made the size depend on how the
+     * board was written, so a board written back out (which never has such
+     * rows or columns) came back with another width or height. */
     int nrows = 0, caprows = 16;
     char **rows = xmalloc(sizeof(char *) * (size_t)caprows);
     int *rowlen = xmalloc(sizeof(int) * (size_t)caprows);
     int *rowline = xmalloc(sizeof(int) * (size_t)caprows);
+    /* empty rows since the last non-empty one, kept only when another
+     * non-empty row follows; their lines (for messages) */
+    int pending = 0;
+    int *pending_line = xmalloc(sizeof(int) * LEVEL_MAX_HEIGHT);
     strbuf ex;
     sb_init(&ex);
     int width = 0;
@@ -279,7 +348,7 @@ static void build_board(level *lv, const char *name, const src_line *L, int a, i
         /* cap: a full board plus row separators; anything longer is an error */
         size_t cap = (size_t)LEVEL_MAX_WIDTH * (LEVEL_MAX_HEIGHT + 1) + LEVEL_MAX_HEIGHT;
         if (rle_has_syntax(l->s, l->n) || memchr(l->s, '|', l->n)) {
-            if (rle_expand(l->s, l->n, &ex, cap, err, sizeof err, &at) != 0) {
+            if (rle_expand_board(l->s, l->n, &ex, cap, err, sizeof err, &at) != 0) {
                 set_error(lv, name, l->lineno, "%s (column %zu)", err, at + 1);
                 break;
             }
@@ -292,43 +361,48 @@ static void build_board(level *lv, const char *name, const src_line *L, int a, i
             if (k < ex.len && ex.s[k] != '|')
                 continue;
             size_t len = k - start;
+            while (len > 0 && strchr(" -_", ex.s[start + len - 1]))
+                len--;
+            if (len == 0) {
+                if (nrows > 0 && pending < LEVEL_MAX_HEIGHT)
+                    pending_line[pending++] = l->lineno;
+                else if (nrows > 0)
+                    pending = LEVEL_MAX_HEIGHT + 1; /* too many: an error if a row follows */
+                start = k + 1;
+                continue;
+            }
             if (len > LEVEL_MAX_WIDTH) {
                 set_error(lv, name, l->lineno, "board row is %zu squares wide; the limit is %d",
                           len, LEVEL_MAX_WIDTH);
                 break;
             }
-            if (nrows >= LEVEL_MAX_HEIGHT) {
+            if (nrows + pending >= LEVEL_MAX_HEIGHT) {
                 set_error(lv, name, l->lineno, "board has more than %d rows", LEVEL_MAX_HEIGHT);
                 break;
             }
-            if (nrows == caprows) {
-                caprows *= 2;
-                rows = xrealloc(rows, sizeof(char *) * (size_t)caprows);
-                rowlen = xrealloc(rowlen, sizeof(int) * (size_t)caprows);
-                rowline = xrealloc(rowline, sizeof(int) * (size_t)caprows);
+            for (int e = 0; e <= pending; e++) {
+                if (nrows == caprows) {
+                    caprows *= 2;
+                    rows = xrealloc(rows, sizeof(char *) * (size_t)caprows);
+                    rowlen = xrealloc(rowlen, sizeof(int) * (size_t)caprows);
+                    rowline = xrealloc(rowline, sizeof(int) * (size_t)caprows);
+                }
+                int last = e == pending;
+                rows[nrows] = xstrndup(ex.s + start, last ? len : 0);
+                rowlen[nrows] = last ? (int)len : 0;
+                rowline[nrows] = last ? l->lineno : pending_line[e];
+                nrows++;
             }
-            rows[nrows] = xstrndup(ex.s + start, len);
-            rowlen[nrows] = (int)len;
-            rowline[nrows] = l->lineno;
+            pending = 0;
             if ((int)len > width)
                 width = (int)len;
-            nrows++;
             start = k + 1;
         }
     }
     sb_free(&ex);
+    free(pending_line);
 
     if (!lv->error) {
-        /* Trim trailing exterior rows produced by a final '|' etc. */
-        while (nrows > 0) {
-            int empty = 1;
-            for (int k = 0; k < rowlen[nrows - 1]; k++)
-                if (!strchr(" -_", rows[nrows - 1][k]))
-                    empty = 0;
-            if (!empty)
-                break;
-            free(rows[--nrows]);
-        }
         lv->width = width;
         lv->height = nrows;
         lv->grid = xmalloc((size_t)(width * nrows) + 1);
@@ -348,8 +422,17 @@ static void build_board(level *lv, const char *name, const src_line *L, int a, i
                 case '*': case 'B': g = '*'; break;
                 case '.': g = '.'; break;
                 case ' ': case '-': case '_': g = ' '; break;
+                case '\t':
+                    /* Only indentation can hold a tab (classify() allows it
+                     * there); how many squares it stands for is unknown. */
+                    set_error(lv, name, rowline[r],
+                              "tab in board row (indent boards with spaces or '-')");
+                    g = ' ';
+                    break;
                 default:
-                    set_error(lv, name, rowline[r], "unexpected character '%c' in board", ch);
+                    /* never printed raw: the message stays printable */
+                    set_error(lv, name, rowline[r], "unexpected byte 0x%02x in board",
+                              (unsigned char)ch);
                     g = ' ';
                     break;
                 }
@@ -387,21 +470,24 @@ static void build_board(level *lv, const char *name, const src_line *L, int a, i
         set_error(lv, name, lv->line, "no player in board");
         return;
     }
-    /* Flood fill the player's region through everything but walls. */
+    /* Flood fill the player's region through everything but walls,
+     * breadth first. The region is open when it reaches the edge of the
+     * board; the message names the edge square nearest to the player (the
+     * first one the fill reaches), which is where the gap is. A depth-first
+     * fill named whichever edge square it happened to pop first, often far
+     * from the gap. */
     lv->inside = xcalloc((size_t)(W * H), 1);
-    int *stack = xmalloc(sizeof(int) * (size_t)(W * H));
-    int sp = 0;
-    stack[sp++] = player;
+    int *queue = xmalloc(sizeof(int) * (size_t)(W * H));
+    int head = 0, tail = 0;
+    queue[tail++] = player;
     lv->inside[player] = 1;
     int open_at = -1;
-    while (sp > 0) {
-        int k = stack[--sp];
+    while (head < tail) {
+        int k = queue[head++];
         int r = k / W, c = k % W;
-        if (r == 0 || r == H - 1 || c == 0 || c == W - 1) {
-            if (open_at < 0)
-                open_at = k;
-        }
-        const int dr[4] = {0, -1, 0, 1}, dc[4] = {-1, 0, 1, 0};
+        if (open_at < 0 && (r == 0 || r == H - 1 || c == 0 || c == W - 1))
+            open_at = k;
+        const int dr[4] = {-1, 0, 0, 1}, dc[4] = {0, -1, 1, 0};
         for (int d = 0; d < 4; d++) {
             int rr = r + dr[d], cc = c + dc[d];
             if (rr < 0 || rr >= H || cc < 0 || cc >= W)
@@ -410,10 +496,10 @@ static void build_board(level *lv, const char *name, const src_line *L, int a, i
             if (lv->inside[kk] || lv->grid[kk] == '#')
                 continue;
             lv->inside[kk] = 1;
-            stack[sp++] = kk;
+            queue[tail++] = kk;
         }
     }
-    free(stack);
+    free(queue);
     if (open_at >= 0) {
         set_error(lv, name, lv->row_line[open_at / W],
                   "board is not closed: the player can walk off the board at column %d",
@@ -424,6 +510,12 @@ static void build_board(level *lv, const char *name, const src_line *L, int a, i
     for (int k = 0; k < W * H; k++) {
         char g = lv->grid[k];
         if (!lv->inside[k]) {
+            /* A box on a goal outside the region can never move: it is a
+             * wall, and the grid says so. Kept as '*', a row made of such
+             * squares alone ("#####|#@$.#|#####|2-*") has no '#' and so
+             * was not read back as a board row when written out. */
+            if (g == '*')
+                lv->grid[k] = '#';
             if (g == '$' || g == '.') {
                 set_error(lv, name, lv->row_line[k / W],
                           "%s at column %d is outside the player's region",
@@ -510,10 +602,20 @@ void collection_parse(collection *c, const char *name, const char *data, size_t 
         int t = bstart[k] - 1;
         while (t >= prev_end && L[t].kind == LK_BLANK)
             t--;
-        int title_idx = -1;
-        if (t >= prev_end && L[t].kind == LK_TEXT) {
-            if (t == prev_end || L[t - 1].kind == LK_BLANK || L[t - 1].kind == LK_MOVES)
+        int title_idx = -1, title_is_meta = 0;
+        if (t >= prev_end && L[t].kind == LK_TEXT &&
+            (t == prev_end || L[t - 1].kind == LK_BLANK || L[t - 1].kind == LK_MOVES)) {
+            /* A "Key: Value" line is metadata, not a title ("Author: X" just
+             * before a board used to become its title). "Title: X" there
+             * names the board that follows, unless it directly follows the
+             * previous board: notes come after their board, so there it is
+             * the previous level's "Title:" note. */
+            if (!is_meta_line(L[t].s, L[t].n)) {
                 title_idx = t;
+            } else if (is_title_note(&L[t]) && !(k > 0 && t == prev_end)) {
+                title_idx = t;
+                title_is_meta = 1;
+            }
         }
         int notes_end = title_idx >= 0 ? title_idx : bstart[k];
         /* Lines before the title belong to the previous level or the file. */
@@ -524,7 +626,10 @@ void collection_parse(collection *c, const char *name, const char *data, size_t 
         } else {
             parse_notes(&c->levels[k - 1], L, prev_end, notes_end);
         }
-        if (title_idx >= 0) {
+        if (title_idx >= 0 && title_is_meta) {
+            lv->title = title_note_value(&L[title_idx]);
+            lv->title_line = L[title_idx].lineno;
+        } else if (title_idx >= 0) {
             lv->title = title_text(&L[title_idx]);
             lv->title_line = L[title_idx].lineno;
         } else {
@@ -539,11 +644,8 @@ void collection_parse(collection *c, const char *name, const char *data, size_t 
     for (int k = 0; k < nb; k++) {
         level *lv = &c->levels[k];
         for (int i = 0; i < lv->nnotes; i++) {
-            const char *s = lv->notes[i].text;
-            if (ci_prefix(s, "title:")) {
-                const char *v = s + 6;
-                while (*v == ' ')
-                    v++;
+            const char *v = title_value(lv->notes[i].text);
+            if (v) {
                 free(lv->title);
                 lv->title = xstrdup(v);
                 lv->title_line = lv->notes[i].line;
@@ -693,35 +795,80 @@ void level_write_board(strbuf *out, const level *lv)
     }
 }
 
-static void write_notes(strbuf *out, const note_line *v, int n, int skip_title)
+/* How a title is written so that the parser reads the same title back. */
+typedef enum { TITLE_BARE, TITLE_COMMENT, TITLE_NOTE } title_form;
+
+/* A bare line ("Tiny") is the SOK style, but it only reads back as the
+ * title when it classifies as text, is not a "Key: Value" line and does not
+ * start with ';' (which the reader strips): titles such as "UR" (moves),
+ * "#1" (a board row) or "Author: X" need the "; " form. A title made only
+ * of ';' and spaces (possible through "Title: ;") reads back as a blank
+ * comment in both forms, so it is written as a "Title:" note. */
+static title_form title_form_of(const char *t, int allow_bare)
 {
-    for (int i = 0; i < n; i++) {
-        if (skip_title && ci_prefix(v[i].text, "title:"))
-            continue;
-        sb_puts(out, v[i].text);
-        sb_putc(out, '\n');
-    }
+    size_t n = strlen(t);
+    if (n && (t[0] == ' ' || t[n - 1] == ' '))
+        return TITLE_NOTE; /* spaces would be trimmed: never produced */
+    if (allow_bare && t[0] != ';' && classify(t, n) == LK_TEXT && !is_meta_line(t, n))
+        return TITLE_BARE;
+    int blank = 1;
+    for (size_t i = 0; i < n; i++)
+        if (t[i] != ';' && t[i] != ' ')
+            blank = 0;
+    return blank ? TITLE_NOTE : TITLE_COMMENT;
+}
+
+static int has_title_note(const level *lv)
+{
+    for (int i = 0; i < lv->nnotes; i++)
+        if (title_value(lv->notes[i].text))
+            return 1;
+    return 0;
+}
+
+/* Writes one note line. A note that would read back as a board row or a
+ * moves line (possible after sanitizing turned a tab into a space, as in
+ * "#<TAB>#") is written as a "; " comment so that it stays a note. */
+static void write_note(strbuf *out, const char *text)
+{
+    line_kind k = classify(text, strlen(text));
+    if (k == LK_BOARD || k == LK_MOVES || k == LK_BLANK)
+        sb_puts(out, "; ");
+    sb_puts(out, text);
+    sb_putc(out, '\n');
 }
 
 void level_write_sok(strbuf *out, const level *lv)
 {
-    if (lv->title && lv->title[0]) {
-        sb_puts(out, lv->title);
+    const char *t = lv->title ? lv->title : "";
+    title_form form = t[0] ? title_form_of(t, 1) : TITLE_BARE;
+    if (t[0] && form != TITLE_NOTE) {
+        if (form == TITLE_COMMENT)
+            sb_puts(out, "; ");
+        sb_puts(out, t);
         sb_puts(out, "\n\n");
     }
     level_write_board(out, lv);
-    if (lv->nnotes) {
+    int title_note = t[0] && form == TITLE_NOTE && !has_title_note(lv);
+    if (lv->nnotes || title_note) {
         sb_putc(out, '\n');
-        write_notes(out, lv->notes, lv->nnotes, 0);
+        if (title_note)
+            sb_printf(out, "Title: %s\n", t);
+        for (int i = 0; i < lv->nnotes; i++)
+            write_note(out, lv->notes[i].text);
     }
 }
 
 void level_write_xsb(strbuf *out, const level *lv)
 {
-    if (lv->title && lv->title[0]) {
+    const char *t = lv->title ? lv->title : "";
+    title_form form = t[0] ? title_form_of(t, 0) : TITLE_BARE;
+    if (t[0] && form == TITLE_COMMENT) {
         sb_puts(out, "; ");
-        sb_puts(out, lv->title);
+        sb_puts(out, t);
         sb_puts(out, "\n\n");
     }
     level_write_board(out, lv);
+    if (t[0] && form == TITLE_NOTE)
+        sb_printf(out, "Title: %s\n", t);
 }

@@ -8,13 +8,19 @@
  * Titles follow the SOK rule: the last non-blank text line before a board
  * (or a moves section) is its title when it is preceded by a blank line or
  * is the only text line at that place. A "; comment" title has its ';'
- * stripped. A "Title: X" note after the board overrides it.
+ * stripped. A one-word "Key: Value" line is metadata, never a title, except
+ * "Title: X" there, which titles the board X (unless it directly follows
+ * the previous board: then it is that board's note). A "Title: X" note
+ * after the board overrides the title line.
+ *
+ * Board rows: trailing floor marks are exterior and do not count towards
+ * the width; empty rows at the top or bottom of a board are dropped.
  *
  * Validation: exactly one player, at least one box, as many boxes as goals,
  * the player's region closed by walls, at most LEVEL_MAX_WIDTH x
  * LEVEL_MAX_HEIGHT squares and LEVEL_MAX_BOXES boxes. Squares outside the
- * player's region are exterior; a box on a goal there is treated as a wall,
- * a lone box or goal there is an error. */
+ * player's region are exterior; a box on a goal there is a wall (the grid
+ * holds '#' for it), a lone box or goal there is an error. */
 #ifndef KEEPER_LEVEL_H
 #define KEEPER_LEVEL_H
 
@@ -82,7 +88,10 @@ const char *level_meta(const level *lv, const char *key);
 int section_is_saved_game(const level_section *s);
 
 /* Writers. The board is written with ' ' for floor; a row of only exterior
- * is written as "-" so that it does not end the board. */
+ * is written as "-" so that it does not end the board. Whatever they write
+ * reads back with the same grid, size and title (a title that would read
+ * back as something else, such as "UR", is written "; UR" or as a
+ * "Title:" note). */
 void level_write_board(strbuf *out, const level *lv);
 /* Title line, blank line, board, notes: readable by keeper, YASC and JSoko. */
 void level_write_sok(strbuf *out, const level *lv);

@@ -2,6 +2,7 @@
 #include "rle.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define RLE_MAX_DEPTH 64
@@ -15,6 +16,7 @@ typedef struct rle_state {
     char *err;
     size_t errlen;
     size_t err_at;
+    int keep_space; /* spaces are characters (board rows), not separators */
 } rle_state;
 
 static int fail(rle_state *st, size_t at, const char *msg)
@@ -26,6 +28,8 @@ static int fail(rle_state *st, size_t at, const char *msg)
 
 static void skip_space(rle_state *st)
 {
+    if (st->keep_space)
+        return;
     while (st->pos < st->n && (st->s[st->pos] == ' ' || st->s[st->pos] == '\t'))
         st->pos++;
 }
@@ -77,8 +81,12 @@ static int parse_seq(rle_state *st, int depth)
                 size_t produced = st->out->len - st->base;
                 if ((unsigned long long)glen * (count - 1) > (unsigned long long)(st->cap - produced))
                     return fail(st, count_at, "run-length expansion too long");
+                /* Copy the group out first: appending from out->s itself
+                 * would read freed memory once sb_putn grows the buffer. */
+                char *group = xstrndup(st->out->s + start, glen);
                 for (unsigned long long i = 1; i < count; i++)
-                    sb_putn(st->out, st->out->s + start, glen);
+                    sb_putn(st->out, group, glen);
+                free(group);
             }
         } else {
             size_t produced = st->out->len - st->base;
@@ -91,10 +99,10 @@ static int parse_seq(rle_state *st, int depth)
     }
 }
 
-int rle_expand(const char *s, size_t n, strbuf *out, size_t cap, char *err, size_t errlen,
-               size_t *err_at)
+static int expand(const char *s, size_t n, strbuf *out, size_t cap, char *err, size_t errlen,
+                  size_t *err_at, int keep_space)
 {
-    rle_state st = {s, n, 0, out, cap, out->len, err, errlen, 0};
+    rle_state st = {s, n, 0, out, cap, out->len, err, errlen, 0, keep_space};
     if (errlen)
         err[0] = '\0';
     int r = parse_seq(&st, 0);
@@ -106,6 +114,18 @@ int rle_expand(const char *s, size_t n, strbuf *out, size_t cap, char *err, size
             *err_at = st.err_at;
     }
     return r;
+}
+
+int rle_expand(const char *s, size_t n, strbuf *out, size_t cap, char *err, size_t errlen,
+               size_t *err_at)
+{
+    return expand(s, n, out, cap, err, errlen, err_at, 0);
+}
+
+int rle_expand_board(const char *s, size_t n, strbuf *out, size_t cap, char *err, size_t errlen,
+                     size_t *err_at)
+{
+    return expand(s, n, out, cap, err, errlen, err_at, 1);
 }
 
 int rle_has_syntax(const char *s, size_t n)

@@ -4,7 +4,8 @@
  *           item  := count? (char | '(' seq ')')
  *           count := digit+            (1 .. 2^31-1; 0 is rejected)
  * A count repeats the next character or parenthesized group, so
- * "2(3(#-)#)" is "#-#-#-##-#-#-#". Whitespace is skipped. */
+ * "2(3(#-)#)" is "#-#-#-##-#-#-#". Whitespace is skipped (except by
+ * rle_expand_board). */
 #ifndef KEEPER_RLE_H
 #define KEEPER_RLE_H
 
@@ -18,6 +19,12 @@
  * offending character is stored in *err_at when err_at is not NULL. */
 int rle_expand(const char *s, size_t n, strbuf *out, size_t cap, char *err, size_t errlen,
                size_t *err_at);
+
+/* The same for a board row: spaces are floor squares, so they are kept and
+ * can be repeated ("3 " is three floors) instead of being skipped; "# 2$ #"
+ * is "# $$ #", not "#$$#". */
+int rle_expand_board(const char *s, size_t n, strbuf *out, size_t cap, char *err, size_t errlen,
+                     size_t *err_at);
 
 /* Whether s[0..n) contains run-length syntax (a digit or a parenthesis). */
 int rle_has_syntax(const char *s, size_t n);
