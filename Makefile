@@ -40,6 +40,9 @@ build/$(1)/obj/%.o: %.c $(HDRS) | build/$(1)/dirs
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(BASEFLAGS) $$($(1)_CFLAGS) $$(CFLAGS) -c $$< -o $$@
 
+# the corpus replay test includes the fuzz target's source
+build/$(1)/obj/tests/unit/test_fuzz_corpus.o: tests/fuzz/fuzz_parser.c
+
 build/$(1)/libkeeper.a: $$(LIB_SRC:%.c=build/$(1)/obj/%.o)
 	rm -f $$@
 	ar rcs $$@ $$^

@@ -2,6 +2,7 @@
  * knows about them. */
 #include "cli.h"
 #include "../analysis/distance.h"
+#include "../analysis/packing.h"
 #include "../core/board.h"
 #include "../util/str.h"
 #include "../util/util.h"
@@ -135,6 +136,39 @@ int cmd_show(int argc, char **argv)
             printf("  lower bound (nearest goal): %ld pushes\n", lb);
         printf("  board, dead squares marked x:\n");
         print_marked(&b, lv, b.dead, 'x');
+        packing pk;
+        packing_compute(&pk, &b, 0);
+        if (pk.n) {
+            printf("  packing order (goals numbered 1-9, a-z, A-Z in the order they are filled):\n");
+            uint8_t *rank = calloc((size_t)b.nsq, 1);
+            for (int i = 0; i < pk.n; i++)
+                rank[pk.order[i]] = (uint8_t)(i + 1);
+            for (int r = 0; r < lv->height; r++) {
+                char *row = malloc((size_t)lv->width + 1);
+                int len = 0;
+                for (int c2 = 0; c2 < lv->width; c2++) {
+                    int k2 = r * lv->width + c2;
+                    sq_t sq = b.sq_of_cell[k2];
+                    char g = lv->grid[k2];
+                    if (sq != SQ_NONE && rank[sq]) {
+                        int v = rank[sq] - 1;
+                        g = v < 9 ? (char)('1' + v) : v < 35 ? (char)('a' + v - 9)
+                                                             : v < 61 ? (char)('A' + v - 35) : '+';
+                    } else if (g == '.' || g == '*' || g == '+') {
+                        g = '?';
+                    }
+                    row[c2] = g;
+                    if (g != ' ')
+                        len = c2 + 1;
+                }
+                printf("  %.*s\n", len, row);
+                free(row);
+            }
+            free(rank);
+        } else {
+            printf("  packing order: none found\n");
+        }
+        packing_free(&pk);
         board_free(&b);
     }
     collection_free(&c);

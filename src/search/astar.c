@@ -3,15 +3,19 @@
 #include "astar.h"
 #include "nodes.h"
 #include "openlist.h"
+#include "boxpath.h"
+#include "../analysis/packing.h"
 #include "../core/position.h"
 #include "../core/reach.h"
 #include "../deadlock/corral.h"
 #include "../deadlock/freeze.h"
 #include "../heuristic/lowerbound.h"
+#include "../util/u32map.h"
 #include "../util/util.h"
 
 #include <stdlib.h>
 #include <string.h>
+
 
 /* Depth-first extensions nest at most this deep; deeper children are
  * queued like the others. */
@@ -38,14 +42,21 @@ typedef struct astar {
     reach reach[MAX_EXT_DEPTH + 2];
     freeze_ctx fz;
     corral_ctx cc;
+    packing pk;          /* fast mode: goals in filling order (pk.n = 0: none) */
+    uint8_t *rank;       /* [nsq] 1 + position of a goal in the order, else 0 */
+    uint16_t *goal_index; /* [nsq] index of a goal square in b->goals */
+    boxpath bp;
+    uint8_t *dirs;       /* boxpath scratch */
+    uint32_t packing_defer; /* a node whose packing macro was made waits with
+                               its bound raised by this much before its
+                               ordinary pushes are generated */
     uint8_t *allow[MAX_EXT_DEPTH + 2]; /* PI-corral: allowed directions per box */
 
     /* The pushes on the board, from the root: path[0] is the root. */
     path_entry *path;
     uint32_t npath, cappath;
-    /* Node index -> position in path, open addressing (linear probing). */
-    uint32_t *pm_key, *pm_val;
-    uint32_t pm_mask;
+    u32map onpath;   /* node index -> position in path */
+    u32map deferred; /* nodes whose ordinary pushes wait after a packing macro */
     uint32_t *chain; /* scratch for SetPosition */
     uint32_t capchain;
 
@@ -56,71 +67,6 @@ typedef struct astar {
     uint32_t checks; /* expansions since the last limit check */
 } astar;
 
-/* ---------------------------------------------------------- path map */
-
-static inline uint32_t pm_hash(const astar *a, uint32_t key)
-{
-    return (key * 2654435761u) & a->pm_mask;
-}
-
-static void pm_insert(astar *a, uint32_t key, uint32_t val)
-{
-    uint32_t k = pm_hash(a, key);
-    while (a->pm_key[k] != NODE_NONE)
-        k = (k + 1) & a->pm_mask;
-    a->pm_key[k] = key;
-    a->pm_val[k] = val;
-}
-
-static uint32_t pm_find(const astar *a, uint32_t key)
-{
-    uint32_t k = pm_hash(a, key);
-    while (a->pm_key[k] != NODE_NONE) {
-        if (a->pm_key[k] == key)
-            return a->pm_val[k];
-        k = (k + 1) & a->pm_mask;
-    }
-    return NODE_NONE;
-}
-
-/* Linear-probing deletion with backward shift: no tombstones. */
-static void pm_remove(astar *a, uint32_t key)
-{
-    uint32_t k = pm_hash(a, key);
-    while (a->pm_key[k] != key)
-        k = (k + 1) & a->pm_mask;
-    uint32_t hole = k;
-    for (;;) {
-        k = (k + 1) & a->pm_mask;
-        if (a->pm_key[k] == NODE_NONE)
-            break;
-        uint32_t home = pm_hash(a, a->pm_key[k]);
-        /* move k into the hole unless its home lies cyclically in (hole, k] */
-        int between = hole <= k ? (home > hole && home <= k) : (home > hole || home <= k);
-        if (!between) {
-            a->pm_key[hole] = a->pm_key[k];
-            a->pm_val[hole] = a->pm_val[k];
-            hole = k;
-        }
-    }
-    a->pm_key[hole] = NODE_NONE;
-}
-
-static void pm_grow(astar *a)
-{
-    uint32_t old = a->pm_mask + 1;
-    uint32_t *ok = a->pm_key, *ov = a->pm_val;
-    a->pm_mask = old * 2 - 1;
-    a->pm_key = xmalloc(sizeof(uint32_t) * old * 2);
-    a->pm_val = xmalloc(sizeof(uint32_t) * old * 2);
-    memset(a->pm_key, 0xFF, sizeof(uint32_t) * old * 2);
-    for (uint32_t i = 0; i < old; i++)
-        if (ok[i] != NODE_NONE)
-            pm_insert(a, ok[i], ov[i]);
-    free(ok);
-    free(ov);
-}
-
 /* ---------------------------------------------------------- board walks */
 
 static void path_push(astar *a, uint32_t idx, const undo_rec *u)
@@ -129,11 +75,9 @@ static void path_push(astar *a, uint32_t idx, const undo_rec *u)
         a->cappath *= 2;
         a->path = xrealloc(a->path, sizeof(path_entry) * a->cappath);
     }
-    if (2 * (a->npath + 1) > a->pm_mask + 1)
-        pm_grow(a);
     a->path[a->npath].node = idx;
     a->path[a->npath].u = *u;
-    pm_insert(a, idx, a->npath);
+    u32map_put(&a->onpath, idx, a->npath);
     a->npath++;
 }
 
@@ -141,7 +85,7 @@ static void path_pop(astar *a)
 {
     path_entry *e = &a->path[--a->npath];
     pos_undo(&a->pos, &e->u);
-    pm_remove(a, e->node);
+    u32map_del(&a->onpath, e->node);
 }
 
 /* Puts node `target` on the board: undo to the deepest node of the current
@@ -150,7 +94,7 @@ static void set_position(astar *a, uint32_t target)
 {
     uint32_t n = 0, x = target;
     uint32_t k;
-    while ((k = pm_find(a, x)) == NODE_NONE) {
+    while ((k = u32map_get(&a->onpath, x)) == U32MAP_NONE) {
         if (n == a->capchain) {
             a->capchain *= 2;
             a->chain = xrealloc(a->chain, sizeof(uint32_t) * a->capchain);
@@ -230,6 +174,141 @@ static int tunnel_length(const board *b, const position *p, sq_t from, int d)
     }
 }
 
+static int expand(astar *a, uint32_t n, int depth);
+
+/* Makes the child of node n (on the board, expanded at `depth`) in which
+ * box i goes from `from` to `to` with `pushes` pushes, the last one in
+ * direction `dir`: deadlock checks, transposition table, bound, then the
+ * open list or a depth-first extension. The board is as before on return.
+ * Returns 1 when the search must stop (goal found or a limit hit). */
+static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to, int dir,
+                      uint32_t pushes)
+{
+    const board *b = a->b;
+    position *p = &a->pos;
+    uint32_t ng = node_g(nodes_at(&a->ns, n)) + pushes;
+    if (ng > NODE_MAX_G)
+        return 0;
+    undo_rec u;
+    pos_relocate(p, from, to, b->nb[to][DIR_OPP(dir)], &u);
+    if (a->cfg->check)
+        debug_check(a);
+    if (a->cfg->freeze && freeze_deadlock(&a->fz, p, to)) {
+        a->st->cut_freeze++;
+        pos_undo(p, &u);
+        return 0;
+    }
+    sq_t norm = reach_compute(&a->reach[depth + 1], p, p->player);
+    a->st->reach_calls++;
+    uint64_t hash = p->hash ^ b->zplayer[norm];
+    uint32_t ex = nodes_find(&a->ns, hash);
+    if (ex != NODE_NONE) {
+        node *e = nodes_at(&a->ns, ex);
+        if (ng < node_g(e)) {
+            /* A shorter path to a stored position. Open: requeue it.
+             * Closed (only in fast mode; the bound is consistent): adopt
+             * the shorter path without expanding again. */
+            int closed = node_closed(e);
+            node_set_g(e, ng);
+            e->parent = n;
+            node_set_move(e, from, to, (uint32_t)dir);
+            a->st->reopened++;
+            if (!closed && ol_push(&a->open, f_of(a, ng, node_h(e)), node_h(e), ex) != 0) {
+                a->stop = STOP_MEMORY;
+                pos_undo(p, &u);
+                return 1;
+            }
+        } else {
+            a->st->duplicates++;
+        }
+        pos_undo(p, &u);
+        return 0;
+    }
+    lb_sol *csol = &a->sols[depth + 1];
+    lb_copy(csol, &a->sols[depth], b->nboxes);
+    int64_t h64 = lb_move(&a->lb, csol, i, to);
+    if (h64 == LB_INF) {
+        a->st->cut_bipartite++;
+        pos_undo(p, &u);
+        return 0;
+    }
+    uint32_t h = h64 > NODE_MAX_H ? NODE_MAX_H : (uint32_t)h64;
+    uint32_t child = nodes_add(&a->ns, hash, n, from, to, (uint32_t)dir, ng, h);
+    if (child == NODE_NONE) {
+        a->stop = STOP_MEMORY;
+        pos_undo(p, &u);
+        return 1;
+    }
+    a->st->nodes++;
+    if (ng > a->st->max_depth)
+        a->st->max_depth = ng;
+    uint32_t f = f_of(a, ng, h);
+    if (h == 0 && (!a->cfg->optimal || f == a->fmin)) {
+        /* Solved. In optimal mode only when no open node can be shorter:
+         * every open f is at least fmin. */
+        a->goal = child;
+        pos_undo(p, &u);
+        return 1;
+    }
+    if (a->cfg->dfs_ext && f == a->fmin && depth + 1 < MAX_EXT_DEPTH && h != 0) {
+        a->st->dfs_extensions++;
+        path_push(a, child, &u);
+        int stop = expand(a, child, depth + 1);
+        path_pop(a); /* undoes the move */
+        return stop;
+    }
+    if (ol_push(&a->open, f, h, child) != 0) {
+        a->stop = STOP_MEMORY;
+        pos_undo(p, &u);
+        return 1;
+    }
+    pos_undo(p, &u);
+    return 0;
+}
+
+/* Packing macro (fast mode): bring a box to the next goal of the packing
+ * order in one move, the fewest pushes it takes with the other boxes
+ * standing still. Tries the few boxes nearest that goal. The macro is an
+ * extra child; the ordinary pushes are still generated, so nothing is lost
+ * when the plan is wrong. */
+static int packing_macro(astar *a, uint32_t n, int depth)
+{
+    const board *b = a->b;
+    position *p = &a->pos;
+    int k = 0;
+    while (k < a->pk.n && p->box_at[a->pk.order[k]] != NO_BOX)
+        k++;
+    if (k == a->pk.n)
+        return 0;
+    sq_t goal = a->pk.order[k];
+    const uint16_t *dist = b->goal_dist + (size_t)a->goal_index[goal] * (size_t)b->nsq;
+    /* the nearest boxes that are not already settled in the order */
+    int cand[3], nc = 0;
+    for (int i = 0; i < b->nboxes; i++) {
+        sq_t s = p->boxes[i];
+        if (dist[s] == DIST_INF || (a->rank[s] && a->rank[s] <= k))
+            continue;
+        int pos = nc < 3 ? nc++ : 3;
+        while (pos > 0 && dist[p->boxes[cand[pos - 1]]] > dist[s]) {
+            if (pos < 3)
+                cand[pos] = cand[pos - 1];
+            pos--;
+        }
+        if (pos < 3)
+            cand[pos] = i;
+    }
+    for (int c = 0; c < nc; c++) {
+        int i = cand[c];
+        sq_t from = p->boxes[i];
+        int pushes = boxpath_search(&a->bp, p, from, goal, a->dirs, dist[from] + 24);
+        if (pushes <= 1)
+            continue; /* a single push is generated anyway */
+        a->st->packing_macros++;
+        return make_child(a, n, depth, i, from, goal, a->dirs[pushes - 1], (uint32_t)pushes);
+    }
+    return 0;
+}
+
 /* Returns 1 when the search must stop (goal found or a limit hit). The
  * position of node n is on the board, a->reach[depth] holds its reachable
  * squares and a->sols[depth] its bound. */
@@ -238,12 +317,7 @@ static int expand(astar *a, uint32_t n, int depth)
     const board *b = a->b;
     position *p = &a->pos;
     reach *r = &a->reach[depth];
-    reach *rc = &a->reach[depth + 1];
-    lb_sol *sol = &a->sols[depth];
-    lb_sol *csol = &a->sols[depth + 1];
-    node *nd = nodes_at(&a->ns, n);
-    node_close(nd);
-    uint32_t g = node_g(nd);
+    node_close(nodes_at(&a->ns, n));
     a->st->expanded++;
     a->checks++;
 
@@ -257,6 +331,30 @@ static int expand(astar *a, uint32_t n, int depth)
         }
         if (pruned > 0)
             a->st->corrals++;
+    }
+    if (a->pk.n) {
+        /* Goal cut, deferred: when a packing macro exists, make only it now
+         * and put this node back in the open list with a worse f; its
+         * ordinary pushes are generated if the search comes back to it. */
+        if (u32map_get(&a->deferred, n) != U32MAP_NONE) {
+            u32map_del(&a->deferred, n);
+        } else if (pruned < 0) {
+            uint64_t before = a->st->packing_macros;
+            if (packing_macro(a, n, depth))
+                return 1;
+            if (a->st->packing_macros > before) {
+                node *nd = nodes_at(&a->ns, n);
+                uint32_t h = MIN(node_h(nd) + a->packing_defer, NODE_MAX_H);
+                node_set_h(nd, h);
+                nd->gc &= 0x7FFF; /* open again */
+                u32map_put(&a->deferred, n, 1);
+                if (ol_push(&a->open, f_of(a, node_g(nd), h), h, n) != 0) {
+                    a->stop = STOP_MEMORY;
+                    return 1;
+                }
+                return 0;
+            }
+        }
     }
     for (int i = 0; i < b->nboxes; i++) {
         sq_t from = p->boxes[i];
@@ -291,86 +389,8 @@ static int expand(astar *a, uint32_t n, int depth)
                         to = b->nb[to][d];
                 }
             }
-            undo_rec u;
-            pos_push(p, from, d, len, &u);
-            if (a->cfg->check)
-                debug_check(a);
-            if (a->cfg->freeze && freeze_deadlock(&a->fz, p, to)) {
-                a->st->cut_freeze++;
-                pos_undo(p, &u);
-                continue;
-            }
-            sq_t norm = reach_compute(rc, p, p->player);
-            a->st->reach_calls++;
-            uint64_t hash = p->hash ^ b->zplayer[norm];
-            uint32_t ng = g + (uint32_t)len;
-            if (ng > NODE_MAX_G) {
-                pos_undo(p, &u);
-                continue;
-            }
-            uint32_t ex = nodes_find(&a->ns, hash);
-            if (ex != NODE_NONE) {
-                node *e = nodes_at(&a->ns, ex);
-                if (ng < node_g(e)) {
-                    /* A shorter path to a stored position. Open: requeue it.
-                     * Closed (only in fast mode; the bound is consistent):
-                     * adopt the shorter path without expanding again. */
-                    int closed = node_closed(e);
-                    node_set_g(e, ng);
-                    e->parent = n;
-                    node_set_move(e, from, to, (uint32_t)d);
-                    a->st->reopened++;
-                    if (!closed && ol_push(&a->open, f_of(a, ng, node_h(e)), node_h(e), ex) != 0) {
-                        a->stop = STOP_MEMORY;
-                        pos_undo(p, &u);
-                        return 1;
-                    }
-                } else {
-                    a->st->duplicates++;
-                }
-                pos_undo(p, &u);
-                continue;
-            }
-            lb_copy(csol, sol, b->nboxes);
-            int64_t h64 = lb_move(&a->lb, csol, i, to);
-            if (h64 == LB_INF) {
-                a->st->cut_bipartite++;
-                pos_undo(p, &u);
-                continue;
-            }
-            uint32_t h = h64 > NODE_MAX_H ? NODE_MAX_H : (uint32_t)h64;
-            uint32_t child = nodes_add(&a->ns, hash, n, from, to, (uint32_t)d, ng, h);
-            if (child == NODE_NONE) {
-                a->stop = STOP_MEMORY;
-                pos_undo(p, &u);
+            if (make_child(a, n, depth, i, from, to, d, (uint32_t)len))
                 return 1;
-            }
-            a->st->nodes++;
-            if (ng > a->st->max_depth)
-                a->st->max_depth = ng;
-            uint32_t f = f_of(a, ng, h);
-            if (h == 0 && (!a->cfg->optimal || f == a->fmin)) {
-                /* Solved. In optimal mode only when no open node can be
-                 * shorter: every open f is at least fmin. */
-                a->goal = child;
-                pos_undo(p, &u);
-                return 1;
-            }
-            if (a->cfg->dfs_ext && f == a->fmin && depth + 1 < MAX_EXT_DEPTH && h != 0) {
-                a->st->dfs_extensions++;
-                path_push(a, child, &u);
-                int stop = expand(a, child, depth + 1);
-                path_pop(a); /* undoes the push */
-                if (stop)
-                    return 1;
-                continue;
-            }
-            if (ol_push(&a->open, f, h, child) != 0) {
-                a->stop = STOP_MEMORY;
-                pos_undo(p, &u);
-                return 1;
-            }
-            pos_undo(p, &u);
         }
     }
     return 0;
@@ -397,14 +417,27 @@ void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, me
     }
     freeze_init(&a->fz, b);
     corral_init(&a->cc, b);
+    a->rank = xcalloc((size_t)b->nsq, 1);
+    a->goal_index = xcalloc((size_t)b->nsq, sizeof(uint16_t));
+    for (int j = 0; j < b->nboxes; j++)
+        a->goal_index[b->goals[j]] = (uint16_t)j;
+    a->pk.n = 0;
+    a->pk.order = NULL;
+    if (!cfg->optimal && cfg->packing) {
+        packing_compute(&a->pk, b, lim->deadline_ns);
+        for (int k = 0; k < a->pk.n && k < 255; k++)
+            a->rank[a->pk.order[k]] = (uint8_t)(k + 1);
+        if (a->pk.n > 255)
+            a->pk.n = 255; /* ranks fit a byte; later goals get no macro */
+    }
+    boxpath_init(&a->bp, b->nsq);
+    a->dirs = xmalloc((size_t)b->nsq * 4 + 1);
     for (int d = 0; d < MAX_EXT_DEPTH + 2; d++)
         a->allow[d] = xcalloc((size_t)b->nboxes, 1);
     a->cappath = 256;
     a->path = xmalloc(sizeof(path_entry) * a->cappath);
-    a->pm_mask = 1023;
-    a->pm_key = xmalloc(sizeof(uint32_t) * 1024);
-    a->pm_val = xmalloc(sizeof(uint32_t) * 1024);
-    memset(a->pm_key, 0xFF, sizeof(uint32_t) * 1024);
+    u32map_init(&a->onpath, 1024);
+    u32map_init(&a->deferred, 1024);
     a->capchain = 256;
     a->chain = xmalloc(sizeof(uint32_t) * a->capchain);
     ol_init(&a->open, mem);
@@ -427,6 +460,7 @@ void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, me
             goto done;
         }
         uint32_t h = h64 > NODE_MAX_H ? NODE_MAX_H : (uint32_t)h64;
+        a->packing_defer = MAX(3u, h / 4);
         uint32_t root = nodes_add(&a->ns, a->pos.hash ^ b->zplayer[norm], NODE_NONE, 0, 0, 0, 0, h);
         if (root == NODE_NONE) {
             out->stop = STOP_MEMORY;
@@ -518,11 +552,16 @@ done:
     }
     freeze_free(&a->fz);
     corral_free(&a->cc);
+    packing_free(&a->pk);
+    free(a->rank);
+    free(a->goal_index);
+    boxpath_free(&a->bp);
+    free(a->dirs);
     for (int d = 0; d < MAX_EXT_DEPTH + 2; d++)
         free(a->allow[d]);
     free(a->path);
-    free(a->pm_key);
-    free(a->pm_val);
+    u32map_free(&a->onpath);
+    u32map_free(&a->deferred);
     free(a->chain);
     pos_free(&a->pos);
     free(a);

@@ -27,6 +27,7 @@ typedef struct astar_config {
     int dfs_ext;      /* depth-first extension */
     int corrals;      /* PI-corral pruning */
     int tunnels;      /* tunnel macro pushes */
+    int packing;      /* fast mode: packing-order macros */
     int check;        /* debug: check the position after every push */
 } astar_config;
 

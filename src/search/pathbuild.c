@@ -28,17 +28,25 @@ static int walk_and_push(position *p, reach *r, uint8_t *walk, sq_t box, int d, 
     return 0;
 }
 
-/* How many squares `to` lies from `from` in direction d, or 0 when it
- * does not lie on that line. */
-static uint32_t straight(const board *b, sq_t from, sq_t to, int d)
+/* How many pushes take the box on `from` straight to `to` in direction d
+ * (the squares on the way free, the player able to get behind it), or 0
+ * when it cannot go straight. */
+static uint32_t straight(const position *p, reach *r, uint8_t *walk, sq_t from, sq_t to, int d)
 {
+    const board *b = p->b;
     uint32_t k = 0;
-    for (sq_t s = from; s != SQ_NONE && s != to; s = b->nb[s][d])
-        k++;
     sq_t s = from;
-    for (uint32_t i = 0; i < k && s != SQ_NONE; i++)
+    while (s != to) {
         s = b->nb[s][d];
-    return s == to ? k : 0;
+        if (s == SQ_NONE || p->box_at[s] != NO_BOX)
+            return 0;
+        k++;
+    }
+    sq_t behind = b->nb[from][DIR_OPP(d)];
+    if (k == 0 || behind == SQ_NONE || p->box_at[behind] != NO_BOX ||
+        reach_path(r, p, p->player, behind, walk) < 0)
+        return 0;
+    return k;
 }
 
 int path_build(const board *b, const push_seq *ps, movelist *out)
@@ -55,7 +63,7 @@ int path_build(const board *b, const push_seq *ps, movelist *out)
     for (int i = 0; i < ps->n && rc == 0; i++) {
         const push_step *st = &ps->v[i];
         sq_t box = st->from;
-        uint32_t line = straight(b, st->from, st->to, st->dir);
+        uint32_t line = straight(&p, &r, walk, st->from, st->to, st->dir);
         if (line > 0) {
             for (uint32_t k = 0; k < line && rc == 0; k++) {
                 rc = walk_and_push(&p, &r, walk, box, st->dir, out);

@@ -83,6 +83,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             .dfs_ext = (int)o->dfs_ext,
             .corrals = (int)o->corrals,
             .tunnels = (int)o->tunnels,
+            .packing = (int)o->packing,
             .check = (int)o->check,
         };
         astar_solve(&b, &cfg, lim, &mem, &out);

@@ -20,7 +20,8 @@
     X(dead_squares, INT, 1, 0, 1, "prune pushes onto dead squares")                          \
     X(freeze, INT, 1, 0, 1, "prune freeze deadlocks")                                        \
     X(matching, INT, 1, 0, 1, "lower bound by minimum matching (0 = nearest goal)")          \
-    X(tunnels, INT, 1, 0, 1, "tunnel and no-influence macro pushes")                         \
+    X(tunnels, INT, 1, 0, 1, "tunnel macro pushes")                                         \
+    X(packing, INT, 1, 0, 1, "fast mode: packing-order macros (a box to its next goal)")     \
     X(corrals, INT, 1, 0, 1, "PI-corral pruning")                                            \
     X(dfs_ext, INT, 1, 0, 1, "expand a child with its parent's f at once")                   \
     X(weight, INT, 3, 1, 10, "fast mode: f = g + weight * h (optimal mode uses 1)")        \

@@ -21,6 +21,7 @@
     X(corral_deadlocks, "positions with a PI-corral and no legal push")        \
     X(tunnel_macros, "tunnel pushes extended to macro pushes")                 \
     X(cut_tunnel, "pushes into tunnels that cannot be finished")               \
+    X(packing_macros, "packing-order macro moves made")                        \
     X(dfs_extensions, "children expanded at once (equal f)")                   \
     X(setpos_steps, "pushes made and unmade to put positions on the board")    \
     X(reach_calls, "player reachability computations")                         \
