@@ -80,7 +80,9 @@ void packing_compute(packing *pk, const board *b, int64_t deadline_ns)
 {
     int n = b->nboxes;
     pk->n = 0;
+    pk->nrooms = 0;
     pk->order = xmalloc(sizeof(sq_t) * (size_t)n);
+    pk->room = xcalloc((size_t)n, 1);
     /* Order matters where goals are packed together: filled goals block
      * the way to the others. With goals mostly apart, keep no order. */
     int packed = 0;
@@ -163,6 +165,34 @@ void packing_compute(packing *pk, const board *b, int64_t deadline_ns)
         for (int i = 0; i < nrev; i++)
             pk->order[i] = rev[nrev - 1 - i];
         pk->n = nrev;
+        /* rooms: connected groups of goal squares (at most 255 numbered) */
+        uint8_t *room_of = xcalloc((size_t)b->nsq, 1);
+        sq_t *stack = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
+        for (int i = 0; i < n; i++) {
+            sq_t g = pk->order[i];
+            if (room_of[g])
+                continue;
+            if (pk->nrooms == 255)
+                break;
+            uint8_t id = (uint8_t)++pk->nrooms;
+            int sp = 0;
+            room_of[g] = id;
+            stack[sp++] = g;
+            while (sp > 0) {
+                sq_t s = stack[--sp];
+                for (int d = 0; d < 4; d++) {
+                    sq_t t = b->nb[s][d];
+                    if (t != SQ_NONE && b->is_goal[t] && !room_of[t]) {
+                        room_of[t] = id;
+                        stack[sp++] = t;
+                    }
+                }
+            }
+        }
+        for (int i = 0; i < n; i++)
+            pk->room[i] = room_of[pk->order[i]] ? (uint8_t)(room_of[pk->order[i]] - 1) : 0;
+        free(room_of);
+        free(stack);
     }
     free(rev);
     free(key);
@@ -178,6 +208,8 @@ void packing_compute(packing *pk, const board *b, int64_t deadline_ns)
 void packing_free(packing *pk)
 {
     free(pk->order);
+    free(pk->room);
     pk->order = NULL;
+    pk->room = NULL;
     pk->n = 0;
 }

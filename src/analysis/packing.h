@@ -22,6 +22,8 @@
 typedef struct packing {
     int n;        /* goals in the order (0 = no order) */
     sq_t *order;  /* [nboxes] goals, first to fill first */
+    uint8_t *room; /* [nboxes] room of order[i]: goals that touch are one room */
+    int nrooms;
 } packing;
 
 /* Computes the order for board b (after distance_analyze). Stops early,

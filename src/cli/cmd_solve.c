@@ -50,16 +50,25 @@ typedef struct progress_arg {
     int index;
 } progress_arg;
 
+/* One line of rates, then the counters table. */
+static void print_counters(FILE *f, const char *prefix, const stats *st, double seconds)
+{
+    fprintf(f, "%s%.1f s, %.0f positions/s, %.0f expanded/s, %.1f MiB, %.1f bytes/position\n",
+            prefix, seconds, seconds > 0 ? (double)st->nodes / seconds : 0.0,
+            seconds > 0 ? (double)st->expanded / seconds : 0.0,
+            (double)st->mem_bytes / (1024.0 * 1024.0),
+            st->nodes ? (double)st->mem_bytes / (double)st->nodes : 0.0);
+    stats_print(f, prefix, st);
+}
+
 static void progress(void *arg, const stats *st, double seconds)
 {
     const progress_arg *pa = arg;
-    fprintf(stderr,
-            "keeper: level %d: %.1f s, %llu positions, %llu expanded (%.0f/s), depth %llu, "
-            "f %llu, %.1f MiB\n",
-            pa->index, seconds, (unsigned long long)st->nodes, (unsigned long long)st->expanded,
-            seconds > 0 ? (double)st->expanded / seconds : 0.0,
-            (unsigned long long)st->max_depth, (unsigned long long)st->best_lower_bound,
-            (double)st->mem_bytes / (1024.0 * 1024.0));
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "keeper: level %d: ", pa->index);
+    flockfile(stderr);
+    print_counters(stderr, prefix, st, seconds);
+    funlockfile(stderr);
 }
 
 static void *worker(void *arg)
@@ -405,7 +414,7 @@ int cmd_solve(int argc, char **argv)
                         r->status == RESULT_INVALID ? "invalid level" : r->reason);
             }
             if (verbose)
-                stats_print(stderr, "        ", &r->st);
+                print_counters(stderr, "        ", &r->st, r->seconds);
         }
         if (fmt == FMT_JSONL)
             write_json(out, j->lv, r);

@@ -223,9 +223,27 @@ int64_t lb_move(lowerbound *lb, lb_sol *s, int box, sq_t to)
             s->cost += (int64_t)dt - (int64_t)lb->b->near_dist[from];
         return s->cost;
     }
+    int i = box + 1, j = s->col[i];
+    int64_t old = cost_of(lb, s->sq[box], j - 1);
     s->sq[box] = to;
-    release_row(lb, s, box + 1);
-    augment(lb, s, box + 1);
+    /* New row minimum of the reduced costs. If the box's goal still attains
+     * it, the assignment stays optimal (every other row is unchanged and the
+     * duals stay feasible): no augmenting path is needed. */
+    const uint16_t *row = lb->dist_t + (size_t)to * (size_t)lb->n;
+    int64_t m = INT64_MAX;
+    for (int k = 1; k <= lb->n; k++) {
+        int64_t c = (row[k - 1] == DIST_INF ? BIG : (int64_t)row[k - 1]) - s->v[k];
+        if (c < m)
+            m = c;
+    }
+    int64_t cj = cost_of(lb, to, j - 1);
+    if (cj - s->v[j] == m && s->cost != LB_INF && old < BIG && cj < BIG) {
+        s->u[i] = m;
+        s->cost += cj - old;
+        return s->cost;
+    }
+    release_row(lb, s, i);
+    augment(lb, s, i);
     total_cost(lb, s);
     return s->cost;
 }

@@ -44,6 +44,7 @@ typedef struct astar {
     corral_ctx cc;
     packing pk;          /* fast mode: goals in filling order (pk.n = 0: none) */
     uint8_t *rank;       /* [nsq] 1 + position of a goal in the order, else 0 */
+    int *room_next;      /* [rooms] scratch: first empty goal of each room */
     uint16_t *goal_index; /* [nsq] index of a goal square in b->goals */
     boxpath bp;
     uint8_t *dirs;       /* boxpath scratch */
@@ -266,45 +267,58 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
     return 0;
 }
 
-/* Packing macro (fast mode): bring a box to the next goal of the packing
- * order in one move, the fewest pushes it takes with the other boxes
- * standing still. Tries the few boxes nearest that goal. The macro is an
- * extra child; the ordinary pushes are still generated, so nothing is lost
- * when the plan is wrong. */
-static int packing_macro(astar *a, uint32_t n, int depth)
+/* Packing macros (fast mode): for each goal room, bring a box to the next
+ * goal of the room's packing order in one move, the fewest pushes it takes
+ * with the other boxes standing still; the boxes nearest that goal are
+ * tried. The macros are extra children: the node's ordinary pushes are
+ * generated too (later: see expand), so nothing is lost when the plan is
+ * wrong. Returns 1 when the search must stop; *made counts the macros. */
+static int packing_macros(astar *a, uint32_t n, int depth, int *made)
 {
     const board *b = a->b;
     position *p = &a->pos;
-    int k = 0;
-    while (k < a->pk.n && p->box_at[a->pk.order[k]] != NO_BOX)
-        k++;
-    if (k == a->pk.n)
-        return 0;
-    sq_t goal = a->pk.order[k];
-    const uint16_t *dist = b->goal_dist + (size_t)a->goal_index[goal] * (size_t)b->nsq;
-    /* the nearest boxes that are not already settled in the order */
-    int cand[3], nc = 0;
-    for (int i = 0; i < b->nboxes; i++) {
-        sq_t s = p->boxes[i];
-        if (dist[s] == DIST_INF || (a->rank[s] && a->rank[s] <= k))
+    const packing *pk = &a->pk;
+    int *next = a->room_next; /* per room: index of its first empty goal */
+    for (int r = 0; r < pk->nrooms; r++)
+        next[r] = pk->n;
+    for (int k = pk->n - 1; k >= 0; k--)
+        if (p->box_at[pk->order[k]] == NO_BOX)
+            next[pk->room[k]] = k;
+    for (int r = 0; r < pk->nrooms; r++) {
+        if (next[r] == pk->n)
             continue;
-        int pos = nc < 3 ? nc++ : 3;
-        while (pos > 0 && dist[p->boxes[cand[pos - 1]]] > dist[s]) {
-            if (pos < 3)
-                cand[pos] = cand[pos - 1];
-            pos--;
+        sq_t goal = pk->order[next[r]];
+        const uint16_t *dist = b->goal_dist + (size_t)a->goal_index[goal] * (size_t)b->nsq;
+        /* the two nearest boxes not settled on an earlier goal of a room */
+        int cand[2], nc = 0;
+        for (int i = 0; i < b->nboxes; i++) {
+            sq_t s = p->boxes[i];
+            if (dist[s] == DIST_INF)
+                continue;
+            int rk = a->rank[s];
+            if (rk && rk - 1 < next[pk->room[rk - 1]])
+                continue;
+            int at = nc < 2 ? nc++ : 2;
+            while (at > 0 && dist[p->boxes[cand[at - 1]]] > dist[s]) {
+                if (at < 2)
+                    cand[at] = cand[at - 1];
+                at--;
+            }
+            if (at < 2)
+                cand[at] = i;
         }
-        if (pos < 3)
-            cand[pos] = i;
-    }
-    for (int c = 0; c < nc; c++) {
-        int i = cand[c];
-        sq_t from = p->boxes[i];
-        int pushes = boxpath_search(&a->bp, p, from, goal, a->dirs, dist[from] + 24);
-        if (pushes <= 1)
-            continue; /* a single push is generated anyway */
-        a->st->packing_macros++;
-        return make_child(a, n, depth, i, from, goal, a->dirs[pushes - 1], (uint32_t)pushes);
+        for (int c = 0; c < nc; c++) {
+            int i = cand[c];
+            sq_t from = p->boxes[i];
+            int pushes = boxpath_search(&a->bp, p, from, goal, a->dirs, dist[from] + 16);
+            if (pushes <= 1)
+                continue; /* a single push is generated anyway */
+            a->st->packing_macros++;
+            (*made)++;
+            if (make_child(a, n, depth, i, from, goal, a->dirs[pushes - 1], (uint32_t)pushes))
+                return 1;
+            break;
+        }
     }
     return 0;
 }
@@ -339,10 +353,10 @@ static int expand(astar *a, uint32_t n, int depth)
         if (u32map_get(&a->deferred, n) != U32MAP_NONE) {
             u32map_del(&a->deferred, n);
         } else if (pruned < 0) {
-            uint64_t before = a->st->packing_macros;
-            if (packing_macro(a, n, depth))
+            int made = 0;
+            if (packing_macros(a, n, depth, &made))
                 return 1;
-            if (a->st->packing_macros > before) {
+            if (made) {
                 node *nd = nodes_at(&a->ns, n);
                 uint32_t h = MIN(node_h(nd) + a->packing_defer, NODE_MAX_H);
                 node_set_h(nd, h);
@@ -430,6 +444,7 @@ void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, me
         if (a->pk.n > 255)
             a->pk.n = 255; /* ranks fit a byte; later goals get no macro */
     }
+    a->room_next = xmalloc(sizeof(int) * (size_t)(a->pk.nrooms + 1));
     boxpath_init(&a->bp, b->nsq);
     a->dirs = xmalloc((size_t)b->nsq * 4 + 1);
     for (int d = 0; d < MAX_EXT_DEPTH + 2; d++)
@@ -554,6 +569,7 @@ done:
     corral_free(&a->cc);
     packing_free(&a->pk);
     free(a->rank);
+    free(a->room_next);
     free(a->goal_index);
     boxpath_free(&a->bp);
     free(a->dirs);

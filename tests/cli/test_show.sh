@@ -21,10 +21,23 @@ expect_out '^  size 7x5, 2 boxes \(0 on goals\), 14 inner squares, 4 dead square
 expect_out '^  lower bound \(nearest goal\): 5 pushes$' "show --level 1: lower bound"
 # The board with its dead squares: the right column and the corner by the
 # pillar.
-sed -n '/board, dead squares/,$p' "$WORK/out" | tail -n +2 > "$WORK/board"
+sed -n '/board, dead squares/,$p' "$WORK/out" | tail -n +2 | grep -v '^  packing order' > "$WORK/board"
 printf '  #######\n  #.  @x#\n  # $$ x#\n  #. x#x#\n  #######\n' > "$WORK/want"
 cmp -s "$WORK/board" "$WORK/want" && pass || fail "show --level 1: board $(cat "$WORK/board")"
 grep -q '^; keeper demo' "$WORK/out" && fail "show --level 1 prints the file notes" || pass
+
+# The packing order of the goal room: each of the six goals numbered once,
+# 1 to 6, and nothing else numbered.
+run "$KEEPER" show "$DEMO" --level 8
+expect_rc 0 "show --level 8"
+expect_out '^  packing order \(goals numbered' "show --level 8: a packing order"
+sed -n '/packing order/,$p' "$WORK/out" | tail -n +2 > "$WORK/order"
+digits=$(tr -cd '0-9' < "$WORK/order" | fold -w1 | sort | tr -d '\n')
+[ "$digits" = "123456" ] && pass || fail "show --level 8: packing order numbers '$digits'"
+# The numbers stand where the goals are.
+sed -n '/board, dead squares/,/packing order/p' "$WORK/out" | sed '1d;$d' | tr -c '.*+\n' ' ' > "$WORK/goals"
+tr -c '0-9\n' ' ' < "$WORK/order" | tr '0-9' '.' > "$WORK/numbered"
+cmp -s "$WORK/goals" "$WORK/numbered" && pass || fail "show --level 8: the numbers are not on the goals"
 
 run "$KEEPER" show "$DEMO" --levels 2-3
 expect_rc 0 "show --levels 2-3"

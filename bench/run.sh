@@ -1,0 +1,44 @@
+#!/bin/sh
+# bench/run.sh COLLECTION SECONDS [LABEL] [keeper options...]
+#
+# Solves every level of COLLECTION (a path, or a name in ../shared/levels
+# such as xsokoban90) with SECONDS per level and records the results in
+# bench/results/:
+#   NAME-SECONDSs-LABEL.jsonl  one JSON object per level (keeper's jsonl)
+#   NAME-SECONDSs-LABEL.txt    the result table, the totals and the run's
+#                              peak memory
+# LABEL defaults to "default"; further arguments go to keeper solve
+# (e.g. --optimal pushes, --threads 2, --no-corrals).
+set -eu
+cd "$(dirname "$0")/.."
+[ $# -ge 2 ] || { echo "usage: bench/run.sh COLLECTION SECONDS [LABEL] [keeper options...]" >&2; exit 2; }
+coll=$1 secs=$2
+shift 2
+label=default
+if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then label=$1; shift; fi
+shared=${SHARED:-../shared}
+case "$coll" in
+    */*|*.xsb|*.sok|*.txt) file=$coll ;;
+    *) file="$shared/levels/$coll.xsb" ;;
+esac
+[ -f "$file" ] || { echo "bench/run.sh: $file not found" >&2; exit 2; }
+name=$(basename "$file"); name=${name%.*}
+make -s build/release/keeper
+out="bench/results/$name-${secs}s-$label"
+keeper=build/release/keeper
+timecmd=""
+[ -x /usr/bin/time ] && timecmd="/usr/bin/time -f %M -o $out.rss"
+start=$(date +%s)
+set +e
+$timecmd "$keeper" solve "$file" --time "$secs" --format jsonl "$@" > "$out.jsonl" 2> "$out.table"
+rc=$?
+set -e
+end=$(date +%s)
+{
+    echo "# keeper $($keeper --version | cut -d' ' -f2) on $name, $secs s per level, options: ${*:-(none)}"
+    echo "# $(date -u +%Y-%m-%d) $(uname -m), $(nproc) cores; keeper exit status $rc; wall $((end - start)) s"
+    [ -f "$out.rss" ] && echo "# peak resident memory: $(( $(tail -n 1 "$out.rss") / 1024 )) MiB"
+    cat "$out.table"
+} > "$out.txt"
+rm -f "$out.table" "$out.rss"
+tail -n 1 "$out.txt"
