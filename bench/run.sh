@@ -25,7 +25,10 @@ esac
 name=$(basename "$file"); name=${name%.*}
 make -s build/release/keeper
 out="bench/results/$name-${secs}s-$label"
-keeper=build/release/keeper
+# Run a copy, so that rebuilding during a long run does not change it.
+keeper=$(mktemp /tmp/keeper-bench.XXXXXX)
+cp build/release/keeper "$keeper" && chmod 755 "$keeper"
+trap 'rm -f "$keeper"' EXIT
 timecmd=""
 [ -x /usr/bin/time ] && timecmd="/usr/bin/time -f %M -o $out.rss"
 start=$(date +%s)

@@ -17,6 +17,7 @@ void corral_init(corral_ctx *c, const board *b)
     c->queue = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
     c->work = xmalloc(sizeof(uint16_t) * (size_t)b->nboxes);
     c->fence = xmalloc(sizeof(uint16_t) * (size_t)b->nboxes);
+    c->best_fence = xmalloc(sizeof(uint16_t) * (size_t)b->nboxes);
     c->allow_try = xcalloc((size_t)b->nboxes, 1);
     c->max_seeds = 16;
 }
@@ -29,6 +30,7 @@ void corral_free(corral_ctx *c)
     free(c->queue);
     free(c->work);
     free(c->fence);
+    free(c->best_fence);
     free(c->allow_try);
     memset(c, 0, sizeof *c);
 }
@@ -187,6 +189,8 @@ int corral_prune(corral_ctx *c, const position *p, const reach *r, uint8_t *allo
                 memset(allow, 0, (size_t)b->nboxes);
                 for (int k = 0; k < c->nfence; k++)
                     allow[c->fence[k]] = c->allow_try[c->fence[k]];
+                memcpy(c->best_fence, c->fence, sizeof(uint16_t) * (size_t)c->nfence);
+                c->nbest = c->nfence;
             }
         }
     }

@@ -38,6 +38,8 @@ typedef struct corral_ctx {
     uint16_t *work;     /* [nboxes] F boxes waiting to be checked */
     uint16_t *fence;    /* [nboxes] F boxes of the current attempt */
     int nfence;
+    uint16_t *best_fence; /* [nboxes] F of the PI-corral corral_prune chose */
+    int nbest;
     uint8_t *allow_try; /* [nboxes] allowed directions of the current attempt */
     int max_seeds;      /* corrals tried per position */
 } corral_ctx;
@@ -47,9 +49,10 @@ void corral_free(corral_ctx *c);
 
 /* Looks for a PI-corral in position p, whose player region is r.
  * Returns -1 when none applies (all pushes must be generated). Otherwise
- * returns how many pushes are allowed (0 = the position is a deadlock) and
+ * returns how many pushes are allowed (0 = the position is a deadlock),
  * sets allow[box] to a mask of the directions (1 << dir) allowed for each
- * box index; other boxes get 0. */
+ * box index (other boxes get 0), and leaves the corral's boxes F in
+ * c->best_fence[0..c->nbest). */
 int corral_prune(corral_ctx *c, const position *p, const reach *r, uint8_t *allow);
 
 #endif

@@ -9,6 +9,7 @@
 #include "../core/reach.h"
 #include "../deadlock/corral.h"
 #include "../deadlock/freeze.h"
+#include "../deadlock/subset.h"
 #include "../heuristic/lowerbound.h"
 #include "../util/u32map.h"
 #include "../util/util.h"
@@ -20,6 +21,9 @@
 /* Depth-first extensions nest at most this deep; deeper children are
  * queued like the others. */
 #define MAX_EXT_DEPTH 48
+
+/* Corral deadlock searches keep at most this many boxes. */
+#define SUBSET_MAX_BOXES 64
 
 typedef struct path_entry {
     uint32_t node;
@@ -42,6 +46,8 @@ typedef struct astar {
     reach reach[MAX_EXT_DEPTH + 2];
     freeze_ctx fz;
     corral_ctx cc;
+    subset_ctx sub;      /* corral deadlock searches (cfg->deadlock_search > 0) */
+    sq_t *sub_boxes;     /* [nboxes] scratch: the boxes a search keeps */
     packing pk;          /* fast mode: goals in filling order (pk.n = 0: none) */
     uint8_t *rank;       /* [nsq] 1 + position of a goal in the order, else 0 */
     int *room_next;      /* [rooms] scratch: first empty goal of each room */
@@ -177,6 +183,32 @@ static int tunnel_length(const board *b, const position *p, sq_t from, int d)
 
 static int expand(astar *a, uint32_t n, int depth);
 
+/* Corral analysis of the position on the board (its reachable squares in
+ * a->reach[depth]), before it is stored, so dead positions take no memory.
+ * Returns -1 for a corral deadlock (a PI-corral with no legal push, or one
+ * whose boxes alone are proven stuck by a deadlock search), 1 when the
+ * position has a live PI-corral, 0 when it has none. */
+static int corral_check(astar *a, int depth)
+{
+    const position *p = &a->pos;
+    int pruned = corral_prune(&a->cc, p, &a->reach[depth], a->allow[depth]);
+    if (pruned == 0) {
+        a->st->corral_deadlocks++;
+        return -1;
+    }
+    if (pruned < 0)
+        return 0;
+    if (a->cfg->deadlock_search <= 0 || a->cc.nbest > a->sub.maxk)
+        return 1;
+    for (int k = 0; k < a->cc.nbest; k++)
+        a->sub_boxes[k] = p->boxes[a->cc.best_fence[k]];
+    uint64_t before = a->sub.searches;
+    int dead = subset_dead(&a->sub, a->sub_boxes, a->cc.nbest, p->player);
+    a->st->subset_searches += a->sub.searches - before;
+    a->st->subset_deadlocks += (uint64_t)dead;
+    return dead ? -1 : 1;
+}
+
 /* Makes the child of node n (on the board, expanded at `depth`) in which
  * box i goes from `from` to `to` with `pushes` pushes, the last one in
  * direction `dir`: deadlock checks, transposition table, bound, then the
@@ -233,6 +265,11 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
         pos_undo(p, &u);
         return 0;
     }
+    int pic = 0;
+    if (a->cfg->corrals && (pic = corral_check(a, depth + 1)) < 0) {
+        pos_undo(p, &u);
+        return 0;
+    }
     uint32_t h = h64 > NODE_MAX_H ? NODE_MAX_H : (uint32_t)h64;
     uint32_t child = nodes_add(&a->ns, hash, n, from, to, (uint32_t)dir, ng, h);
     if (child == NODE_NONE) {
@@ -240,6 +277,8 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
         pos_undo(p, &u);
         return 1;
     }
+    if (a->cfg->corrals && !pic)
+        node_set_nopic(nodes_at(&a->ns, child));
     a->st->nodes++;
     if (ng > a->st->max_depth)
         a->st->max_depth = ng;
@@ -337,7 +376,7 @@ static int expand(astar *a, uint32_t n, int depth)
 
     uint8_t *allow = a->allow[depth];
     int pruned = -1;
-    if (a->cfg->corrals) {
+    if (a->cfg->corrals && !node_nopic(nodes_at(&a->ns, n))) {
         pruned = corral_prune(&a->cc, p, r, allow);
         if (pruned == 0) {
             a->st->corral_deadlocks++;
@@ -431,6 +470,10 @@ void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, me
     }
     freeze_init(&a->fz, b);
     corral_init(&a->cc, b);
+    if (cfg->corrals && cfg->deadlock_search > 0) {
+        subset_init(&a->sub, b, cfg->deadlock_search, SUBSET_MAX_BOXES);
+        a->sub_boxes = xmalloc(sizeof(sq_t) * (size_t)b->nboxes);
+    }
     a->rank = xcalloc((size_t)b->nsq, 1);
     a->goal_index = xcalloc((size_t)b->nsq, sizeof(uint16_t));
     for (int j = 0; j < b->nboxes; j++)
@@ -567,6 +610,10 @@ done:
     }
     freeze_free(&a->fz);
     corral_free(&a->cc);
+    if (a->sub_boxes) {
+        subset_free(&a->sub);
+        free(a->sub_boxes);
+    }
     packing_free(&a->pk);
     free(a->rank);
     free(a->room_next);

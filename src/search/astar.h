@@ -26,6 +26,7 @@ typedef struct astar_config {
     int matching;     /* minimum-matching bound (else nearest goal) */
     int dfs_ext;      /* depth-first extension */
     int corrals;      /* PI-corral pruning */
+    int deadlock_search; /* positions per corral deadlock search (0 = off) */
     int tunnels;      /* tunnel macro pushes */
     int packing;      /* fast mode: packing-order macros */
     int check;        /* debug: check the position after every push */

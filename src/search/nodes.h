@@ -13,7 +13,8 @@
  *   16    to      square it went to (a push, a tunnel or a packing macro)
  *   15    g       pushes from the start
  *    1    closed  the node has been expanded
- *   14    h       lower bound on the pushes still needed (clamped)
+ *   13    h       lower bound on the pushes still needed (clamped)
+ *    1    nopic   the position has no PI-corral (known when it was stored)
  *    2    dir     direction of the last push (the player ends behind the box)
  *
  * Nodes live in chunks of 2^16 so the store grows without large copies;
@@ -30,7 +31,7 @@
 
 #define NODE_NONE UINT32_MAX
 #define NODE_MAX_G 0x7FFF
-#define NODE_MAX_H 0x3FFF
+#define NODE_MAX_H 0x1FFF
 
 typedef struct node {
     uint64_t hash;
@@ -38,7 +39,7 @@ typedef struct node {
     uint32_t next;
     uint16_t from, to;
     uint16_t gc; /* g | closed << 15 */
-    uint16_t hd; /* h | dir << 14 */
+    uint16_t hd; /* h | nopic << 13 | dir << 14 */
 } node;
 
 _Static_assert(sizeof(node) == 24, "node layout");
@@ -47,12 +48,14 @@ _Static_assert(sizeof(node) == 24, "node layout");
 #define NODE_CHUNK (1u << NODE_CHUNK_BITS)
 
 static inline uint32_t node_g(const node *n) { return n->gc & 0x7FFF; }
-static inline uint32_t node_h(const node *n) { return n->hd & 0x3FFF; }
+static inline uint32_t node_h(const node *n) { return n->hd & 0x1FFF; }
+static inline int node_nopic(const node *n) { return (n->hd & 0x2000) != 0; }
+static inline void node_set_nopic(node *n) { n->hd |= 0x2000; }
 static inline uint32_t node_dir(const node *n) { return n->hd >> 14; }
 static inline int node_closed(const node *n) { return (n->gc & 0x8000) != 0; }
 static inline void node_close(node *n) { n->gc |= 0x8000; }
 static inline void node_set_g(node *n, uint32_t g) { n->gc = (uint16_t)((n->gc & 0x8000) | g); }
-static inline void node_set_h(node *n, uint32_t h) { n->hd = (uint16_t)((n->hd & 0xC000) | h); }
+static inline void node_set_h(node *n, uint32_t h) { n->hd = (uint16_t)((n->hd & 0xE000) | h); }
 static inline void node_set_move(node *n, uint32_t from, uint32_t to, uint32_t dir)
 {
     n->from = (uint16_t)from;

@@ -82,6 +82,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             .matching = (int)o->matching,
             .dfs_ext = (int)o->dfs_ext,
             .corrals = (int)o->corrals,
+            .deadlock_search = (int)o->deadlock_search,
             .tunnels = (int)o->tunnels,
             .packing = (int)o->packing,
             .check = (int)o->check,

@@ -23,6 +23,8 @@
     X(tunnels, INT, 1, 0, 1, "tunnel macro pushes")                                         \
     X(packing, INT, 1, 0, 1, "fast mode: packing-order macros (a box to its next goal)")     \
     X(corrals, INT, 1, 0, 1, "PI-corral pruning")                                            \
+    X(deadlock_search, INT, 50, 0, 1000000,                                                  \
+      "positions per corral deadlock search (0 = off)")                                      \
     X(dfs_ext, INT, 1, 0, 1, "expand a child with its parent's f at once")                   \
     X(weight, INT, 3, 1, 10, "fast mode: f = g + weight * h (optimal mode uses 1)")        \
     X(check, INT, 0, 0, 1, "debug: verify the position after every push")

@@ -19,6 +19,8 @@
     X(cut_corral, "pushes pruned by PI-corrals")                               \
     X(corrals, "PI-corrals found")                                             \
     X(corral_deadlocks, "positions with a PI-corral and no legal push")        \
+    X(subset_searches, "corral deadlock searches run")                           \
+    X(subset_deadlocks, "positions proven dead by a corral deadlock search")     \
     X(tunnel_macros, "tunnel pushes extended to macro pushes")                 \
     X(cut_tunnel, "pushes into tunnels that cannot be finished")               \
     X(packing_macros, "packing-order macro moves made")                        \

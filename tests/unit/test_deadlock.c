@@ -3,13 +3,16 @@
  * detector calls a position dead, the breadth-first search (no pruning at
  * all) must find no solution from it. PI-corral pruning is also checked
  * for optimality: the best allowed push must lead to a solution as short
- * as the position's optimum. */
+ * as the position's optimum. The corral deadlock search (a search on a
+ * subset of the boxes) is checked the same way, on the corral's boxes as
+ * the solver uses it and on random subsets. */
 #include "test.h"
 #include "../../src/analysis/distance.h"
 #include "../../src/core/level.h"
 #include "../../src/core/reach.h"
 #include "../../src/deadlock/corral.h"
 #include "../../src/deadlock/freeze.h"
+#include "../../src/deadlock/subset.h"
 #include "../../src/heuristic/lowerbound.h"
 #include "../../src/search/bfs.h"
 #include "../../src/util/timer.h"
@@ -17,8 +20,8 @@
 #include <stdlib.h>
 
 typedef struct tally {
-    int freeze, corral, bipartite, dead, corral_prunes;
-    int freeze_wrong, corral_wrong, bipartite_wrong, dead_wrong, prune_wrong;
+    int freeze, corral, bipartite, dead, corral_prunes, subset;
+    int freeze_wrong, corral_wrong, bipartite_wrong, dead_wrong, prune_wrong, subset_wrong;
     int unknown;
 } tally;
 
@@ -55,6 +58,9 @@ static void sample_level(const level *lv, int samples, tally *t, unsigned seed)
     lb_sol sol;
     lb_sol_init(&sol, b.nboxes);
     uint8_t *allow = malloc((size_t)b.nboxes);
+    subset_ctx sc;
+    subset_init(&sc, &b, 3000, b.nboxes);
+    sq_t *keep = malloc(sizeof(sq_t) * (size_t)b.nboxes);
     srand(seed);
     for (int sample = 0; sample < samples; sample++) {
         pos_set(&p, b.start_boxes, b.start_player);
@@ -104,6 +110,28 @@ static void sample_level(const level *lv, int samples, tally *t, unsigned seed)
         }
         reach_compute(&r, &p, p.player);
         int allowed = corral_prune(&cc, &p, &r, allow);
+        /* Corral deadlock search: on the corral's boxes, then on a random
+         * nonempty subset. */
+        for (int trial = 0; trial < 2; trial++) {
+            int k = 0;
+            if (trial == 0) {
+                if (allowed <= 0)
+                    continue;
+                for (int j = 0; j < cc.nbest; j++)
+                    keep[k++] = p.boxes[cc.best_fence[j]];
+            } else {
+                for (int j = 0; j < b.nboxes; j++)
+                    if (rand() % 2)
+                        keep[k++] = p.boxes[j];
+                if (k == 0)
+                    keep[k++] = p.boxes[rand() % b.nboxes];
+            }
+            if (subset_dead(&sc, keep, k, p.player)) {
+                t->subset++;
+                if (TRUTH() == 1)
+                    t->subset_wrong++;
+            }
+        }
         if (allowed == 0) {
             t->corral++;
             if (TRUTH() == 1)
@@ -137,6 +165,8 @@ static void sample_level(const level *lv, int samples, tally *t, unsigned seed)
 #undef TRUTH
     }
     free(allow);
+    free(keep);
+    subset_free(&sc);
     lb_sol_free(&sol);
     lb_free(&lb);
     corral_free(&cc);
@@ -164,13 +194,15 @@ static void run_file(const char *name, int levels, int samples)
     CHECK_INT(t.bipartite_wrong, 0);
     CHECK_INT(t.corral_wrong, 0);
     CHECK_INT(t.prune_wrong, 0);
+    CHECK_INT(t.subset_wrong, 0);
     /* the sample exercised every detector */
     CHECK(t.freeze > 0);
     CHECK(t.dead > 0);
     CHECK(t.corral_prunes > 0);
-    printf("  %s: positions called dead: %d dead square, %d freeze, %d bipartite, %d corral; "
-           "%d corral prunings checked; %d unknown (limit)\n",
-           name, t.dead, t.freeze, t.bipartite, t.corral, t.corral_prunes, t.unknown);
+    CHECK(t.subset > 0);
+    printf("  %s: positions called dead: %d dead square, %d freeze, %d bipartite, %d corral, "
+           "%d subset search; %d corral prunings checked; %d unknown (limit)\n",
+           name, t.dead, t.freeze, t.bipartite, t.corral, t.subset, t.corral_prunes, t.unknown);
     collection_free(&c);
 }
 

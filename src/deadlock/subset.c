@@ -1,0 +1,199 @@
+/* subset.c: exhaustive breadth-first search of a reduced position (see
+ * subset.h). States are the kept boxes (in their original order) and the
+ * player's square; a state is identified by the Zobrist hash of its box
+ * squares and its normalized player square, as in the main search. */
+#include "subset.h"
+#include "../util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CACHE_SIZE (1u << 16)
+
+void subset_init(subset_ctx *s, const board *b, int limit, int maxk)
+{
+    memset(s, 0, sizeof *s);
+    s->b = b;
+    s->limit = limit > 0 ? limit : 1;
+    s->maxk = MIN(maxk, b->nboxes);
+    s->shell.b = b;
+    s->shell.box_at = xmalloc(sizeof(uint16_t) * (size_t)b->nsq);
+    for (int q = 0; q < b->nsq; q++)
+        s->shell.box_at[q] = NO_BOX;
+    s->shell.boxes = xmalloc(sizeof(sq_t) * (size_t)(s->maxk + 1));
+    freeze_init(&s->fz, b);
+    s->mark = xcalloc((size_t)b->nsq, sizeof(uint32_t));
+    s->stack = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
+    s->states = xmalloc(sizeof(sq_t) * (size_t)s->limit * (size_t)(s->maxk + 1));
+    s->hashes = xmalloc(sizeof(uint64_t) * (size_t)s->limit);
+    s->tcap = 1;
+    while (s->tcap < 2u * (uint32_t)s->limit)
+        s->tcap <<= 1;
+    s->seen = xcalloc(s->tcap, sizeof(uint64_t));
+    s->seen_gen = xcalloc(s->tcap, sizeof(uint32_t));
+    s->ccap = CACHE_SIZE;
+    s->cache_key = xcalloc(s->ccap, sizeof(uint64_t));
+    s->cache_val = xcalloc(s->ccap, 1);
+}
+
+void subset_free(subset_ctx *s)
+{
+    free(s->shell.box_at);
+    free(s->shell.boxes);
+    freeze_free(&s->fz);
+    free(s->mark);
+    free(s->stack);
+    free(s->states);
+    free(s->hashes);
+    free(s->seen);
+    free(s->seen_gen);
+    free(s->cache_key);
+    free(s->cache_val);
+    memset(s, 0, sizeof *s);
+}
+
+/* Player flood over the shell position from `from`: marks reached squares
+ * with s->ts and returns the smallest one. */
+static sq_t flood(subset_ctx *s, sq_t from)
+{
+    const board *b = s->b;
+    s->ts++;
+    if (s->ts == 0) {
+        memset(s->mark, 0, sizeof(uint32_t) * (size_t)b->nsq);
+        s->ts = 1;
+    }
+    int top = 0;
+    sq_t norm = from;
+    s->mark[from] = s->ts;
+    s->stack[top++] = from;
+    while (top > 0) {
+        sq_t x = s->stack[--top];
+        if (x < norm)
+            norm = x;
+        for (int d = 0; d < 4; d++) {
+            sq_t y = b->nb[x][d];
+            if (y != SQ_NONE && s->mark[y] != s->ts && s->shell.box_at[y] == NO_BOX) {
+                s->mark[y] = s->ts;
+                s->stack[top++] = y;
+            }
+        }
+    }
+    return norm;
+}
+
+/* Inserts key into the seen set of the current search; returns 0 when it
+ * was there already. */
+static int seen_insert(subset_ctx *s, uint64_t key)
+{
+    uint32_t i = (uint32_t)(key >> 32) & (s->tcap - 1);
+    while (s->seen_gen[i] == s->gen) {
+        if (s->seen[i] == key)
+            return 0;
+        i = (i + 1) & (s->tcap - 1);
+    }
+    s->seen_gen[i] = s->gen;
+    s->seen[i] = key;
+    return 1;
+}
+
+static void place(subset_ctx *s, const sq_t *bx, int k)
+{
+    for (int j = 0; j < k; j++) {
+        s->shell.boxes[j] = bx[j];
+        s->shell.box_at[bx[j]] = (uint16_t)j;
+    }
+}
+
+static void lift(subset_ctx *s, int k)
+{
+    for (int j = 0; j < k; j++)
+        s->shell.box_at[s->shell.boxes[j]] = NO_BOX;
+}
+
+/* The search proper: 1 = no reduced solution exists, 0 = a solution was
+ * found or the limit was hit. The shell is empty on return. */
+static int search(subset_ctx *s, int k)
+{
+    const board *b = s->b;
+    size_t w = (size_t)k + 1;
+    int n = 1;
+    for (int head = 0; head < n; head++) {
+        sq_t *st = s->states + (size_t)head * w;
+        place(s, st, k);
+        sq_t norm = flood(s, st[k]);
+        if (!seen_insert(s, s->hashes[head] ^ b->zplayer[norm])) {
+            lift(s, k);
+            continue;
+        }
+        int on = 0;
+        for (int j = 0; j < k; j++)
+            on += b->is_goal[st[j]];
+        if (on == k) {
+            lift(s, k);
+            return 0;
+        }
+        for (int j = 0; j < k; j++) {
+            sq_t B = st[j];
+            for (int d = 0; d < 4; d++) {
+                sq_t N = b->nb[B][DIR_OPP(d)], O = b->nb[B][d];
+                if (N == SQ_NONE || O == SQ_NONE || s->mark[N] != s->ts ||
+                    s->shell.box_at[O] != NO_BOX || b->dead[O])
+                    continue;
+                /* make the push on the shell for the freeze check */
+                s->shell.box_at[B] = NO_BOX;
+                s->shell.box_at[O] = (uint16_t)j;
+                s->shell.boxes[j] = O;
+                int frozen = freeze_deadlock(&s->fz, &s->shell, O);
+                s->shell.box_at[O] = NO_BOX;
+                s->shell.box_at[B] = (uint16_t)j;
+                s->shell.boxes[j] = B;
+                if (frozen)
+                    continue;
+                if (n == s->limit) {
+                    lift(s, k);
+                    return 0; /* out of room: not proven */
+                }
+                sq_t *c = s->states + (size_t)n * w;
+                memcpy(c, st, sizeof(sq_t) * (size_t)k);
+                c[j] = O;
+                c[k] = B;
+                s->hashes[n] = s->hashes[head] ^ b->zbox[B] ^ b->zbox[O];
+                n++;
+            }
+        }
+        lift(s, k);
+    }
+    return 1;
+}
+
+int subset_dead(subset_ctx *s, const sq_t *boxes, int k, sq_t player)
+{
+    const board *b = s->b;
+    if (k <= 0 || k > s->maxk)
+        return 0;
+    uint64_t h = 0;
+    for (int j = 0; j < k; j++)
+        h ^= b->zbox[boxes[j]];
+    place(s, boxes, k);
+    sq_t norm = flood(s, player);
+    lift(s, k);
+    uint64_t key = h ^ b->zplayer[norm];
+    uint32_t slot = (uint32_t)key & (s->ccap - 1);
+    if (s->cache_key[slot] == key && s->cache_val[slot]) {
+        s->cache_hits++;
+        return s->cache_val[slot] - 1;
+    }
+    s->searches++;
+    if (++s->gen == 0) {
+        memset(s->seen_gen, 0, sizeof(uint32_t) * s->tcap);
+        s->gen = 1;
+    }
+    memcpy(s->states, boxes, sizeof(sq_t) * (size_t)k);
+    s->states[k] = player;
+    s->hashes[0] = h;
+    int dead = search(s, k);
+    s->proofs += (uint64_t)dead;
+    s->cache_key[slot] = key;
+    s->cache_val[slot] = (uint8_t)(dead + 1);
+    return dead;
+}

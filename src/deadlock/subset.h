@@ -1,0 +1,54 @@
+/* subset.h: deadlock proof by a small exhaustive search on a subset of the
+ * boxes (corral foresight, seed 000; the idea behind Festival-style corral
+ * deadlock searches).
+ *
+ * Take some boxes of a position and remove all the others. The reduced
+ * problem asks only that the kept boxes end on goals (any goals). It is a
+ * relaxation: any solution of the full position, with the removed boxes'
+ * pushes dropped, is a solution of the reduced one (the player walks where a
+ * removed box stood, and nothing else changes). So when an exhaustive search
+ * of the reduced problem finds no solution, the full position is dead.
+ *
+ * The search explores at most `limit` reduced positions; when it hits the
+ * limit it answers "not proven" (always safe). It prunes with dead squares
+ * and freeze deadlocks, which stay sound in the reduced problem. Results
+ * are cached by the kept boxes' squares and the player's normalized square
+ * (a direct-mapped table, so answers stay deterministic). Nothing is
+ * allocated after subset_init. */
+#ifndef KEEPER_SUBSET_H
+#define KEEPER_SUBSET_H
+
+#include "../core/position.h"
+#include "freeze.h"
+
+typedef struct subset_ctx {
+    const board *b;
+    int limit;        /* reduced positions per search */
+    int maxk;         /* most boxes kept */
+    position shell;   /* box_at/boxes of the reduced position (freeze reads them) */
+    freeze_ctx fz;
+    uint32_t *mark;   /* [nsq] reach stamps */
+    uint32_t ts;
+    sq_t *stack;      /* [nsq] */
+    sq_t *states;     /* [limit * (maxk + 1)]: boxes in their order, then the player */
+    uint64_t *hashes; /* [limit] Zobrist hash of each state's boxes */
+    uint64_t *seen;   /* [tcap] keys of the states expanded in this search */
+    uint32_t *seen_gen; /* [tcap] == gen: slot used in this search */
+    uint32_t tcap, gen;
+    uint64_t *cache_key; /* [ccap] key of the cached search */
+    uint8_t *cache_val;  /* [ccap] 0 = empty, 1 = not proven, 2 = dead */
+    uint32_t ccap;
+    uint64_t searches, proofs, cache_hits;
+} subset_ctx;
+
+/* limit: reduced positions per search (> 0); maxk: most boxes a search
+ * keeps (larger subsets are not searched). Needs b->dead. */
+void subset_init(subset_ctx *s, const board *b, int limit, int maxk);
+void subset_free(subset_ctx *s);
+
+/* Whether the k boxes on squares `boxes` (any order, k <= maxk), alone on
+ * the board with the player on `player`, provably cannot all reach goals.
+ * Returns 1 = dead (proven), 0 = not proven. */
+int subset_dead(subset_ctx *s, const sq_t *boxes, int k, sq_t player);
+
+#endif
