@@ -22,6 +22,15 @@
  * queued like the others. */
 #define MAX_EXT_DEPTH 48
 
+/* Packing macros: boxes tried per goal (nearest first), and the most
+ * pushes a macro may take beyond the box's lone distance to the goal. */
+#ifndef PACK_CANDIDATES
+#define PACK_CANDIDATES 3
+#endif
+#ifndef PACK_DETOUR
+#define PACK_DETOUR 24
+#endif
+
 /* Corral deadlock searches keep at most this many boxes. */
 #define SUBSET_MAX_BOXES 64
 
@@ -239,9 +248,18 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
         node *e = nodes_at(&a->ns, ex);
         if (ng < node_g(e)) {
             /* A shorter path to a stored position. Open: requeue it.
-             * Closed (only in fast mode; the bound is consistent): adopt
-             * the shorter path without expanding again. */
+             * Closed: in fast mode adopt the shorter path without
+             * expanding again; in optimal mode open it again. The bound
+             * is admissible but not always consistent (a lone box's
+             * distance is the best over the player's sides, and a push
+             * can leave the player on the worse side), so a closed node
+             * can be reached again more cheaply, and then its subtree
+             * must be searched again for the proof to hold. */
             int closed = node_closed(e);
+            if (closed && a->cfg->optimal) {
+                node_reopen(e);
+                closed = 0;
+            }
             node_set_g(e, ng);
             e->parent = n;
             node_set_move(e, from, to, (uint32_t)dir);
@@ -328,8 +346,8 @@ static int packing_macros(astar *a, uint32_t n, int depth, int *made)
             continue;
         sq_t goal = pk->order[next[r]];
         const uint16_t *dist = b->goal_dist + (size_t)a->goal_index[goal] * (size_t)b->nsq;
-        /* the two nearest boxes not settled on an earlier goal of a room */
-        int cand[2], nc = 0;
+        /* the nearest boxes not settled on an earlier goal of a room */
+        int cand[PACK_CANDIDATES], nc = 0;
         for (int i = 0; i < b->nboxes; i++) {
             sq_t s = p->boxes[i];
             if (dist[s] == DIST_INF)
@@ -337,19 +355,19 @@ static int packing_macros(astar *a, uint32_t n, int depth, int *made)
             int rk = a->rank[s];
             if (rk && rk - 1 < next[pk->room[rk - 1]])
                 continue;
-            int at = nc < 2 ? nc++ : 2;
+            int at = nc < PACK_CANDIDATES ? nc++ : PACK_CANDIDATES;
             while (at > 0 && dist[p->boxes[cand[at - 1]]] > dist[s]) {
-                if (at < 2)
+                if (at < PACK_CANDIDATES)
                     cand[at] = cand[at - 1];
                 at--;
             }
-            if (at < 2)
+            if (at < PACK_CANDIDATES)
                 cand[at] = i;
         }
         for (int c = 0; c < nc; c++) {
             int i = cand[c];
             sq_t from = p->boxes[i];
-            int pushes = boxpath_search(&a->bp, p, from, goal, a->dirs, dist[from] + 16);
+            int pushes = boxpath_search(&a->bp, p, from, goal, a->dirs, dist[from] + PACK_DETOUR);
             if (pushes <= 1)
                 continue; /* a single push is generated anyway */
             a->st->packing_macros++;
@@ -399,7 +417,7 @@ static int expand(astar *a, uint32_t n, int depth)
                 node *nd = nodes_at(&a->ns, n);
                 uint32_t h = MIN(node_h(nd) + a->packing_defer, NODE_MAX_H);
                 node_set_h(nd, h);
-                nd->gc &= 0x7FFF; /* open again */
+                node_reopen(nd);
                 u32map_put(&a->deferred, n, 1);
                 if (ol_push(&a->open, f_of(a, node_g(nd), h), h, n) != 0) {
                     a->stop = STOP_MEMORY;

@@ -54,6 +54,7 @@ static inline void node_set_nopic(node *n) { n->hd |= 0x2000; }
 static inline uint32_t node_dir(const node *n) { return n->hd >> 14; }
 static inline int node_closed(const node *n) { return (n->gc & 0x8000) != 0; }
 static inline void node_close(node *n) { n->gc |= 0x8000; }
+static inline void node_reopen(node *n) { n->gc &= 0x7FFF; }
 static inline void node_set_g(node *n, uint32_t g) { n->gc = (uint16_t)((n->gc & 0x8000) | g); }
 static inline void node_set_h(node *n, uint32_t h) { n->hd = (uint16_t)((n->hd & 0xE000) | h); }
 static inline void node_set_move(node *n, uint32_t from, uint32_t to, uint32_t dir)
