@@ -12,10 +12,14 @@ enum {
     EXIT_BAD_INPUT = 2,  /* unreadable or malformed input, bad usage */
 };
 
-/* A selection of levels: --level N or --levels A-B (1-based, inclusive). */
+/* A selection of levels: --level N, or --levels LIST where LIST is
+ * numbers and ranges A-B separated by commas ("1-5,9,12-20"); 1-based,
+ * inclusive. The last --level/--levels given wins. */
+#define LEVEL_SEL_MAX 256
 typedef struct level_sel {
-    int from, to; /* 0, 0 = all */
-    int given;
+    int from[LEVEL_SEL_MAX], to[LEVEL_SEL_MAX];
+    int n;     /* ranges */
+    int given; /* 0 = all levels */
 } level_sel;
 
 /* Parses --level / --levels. Returns 1 or 2 (arguments consumed), 0 when
@@ -26,8 +30,16 @@ int cli_parse_level_sel(level_sel *sel, const char *arg, const char *next);
 int cli_check_level_sel(const level_sel *sel, const collection *c);
 static inline int cli_selected(const level_sel *sel, int index)
 {
-    return !sel->given || (index >= sel->from && index <= sel->to);
+    if (!sel->given)
+        return 1;
+    for (int i = 0; i < sel->n; i++)
+        if (index >= sel->from[i] && index <= sel->to[i])
+            return 1;
+    return 0;
 }
+/* The selected levels of a collection of `nlevels`, in ascending order:
+ * writes them to out (room for nlevels) and returns their count. */
+int cli_selected_list(const level_sel *sel, int nlevels, int *out);
 
 /* Prints "keeper: error: ..." and a hint to use --help; returns EXIT_BAD_INPUT. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -13,7 +13,7 @@
 static void show_usage(FILE *f)
 {
     fprintf(f,
-            "usage: keeper show FILE [--level N | --levels A-B]\n"
+            "usage: keeper show FILE [--level N | --levels LIST]\n"
             "\n"
             "Prints each level with its size, boxes, inner squares, notes and saved\n"
             "solutions, and the board analysis: dead squares (a box there can never\n"
@@ -48,7 +48,7 @@ static void print_marked(const board *b, const level *lv, const uint8_t *flag, c
 int cmd_show(int argc, char **argv)
 {
     const char *file = NULL;
-    level_sel sel = {0, 0, 0};
+    level_sel sel = {.given = 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;

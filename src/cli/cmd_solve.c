@@ -204,7 +204,7 @@ static void solve_usage(FILE *f)
             "to stdout or --output. Every printed solution has been replayed and verified.\n"
             "\n"
             "  --level N            solve level N only (1-based position in the file)\n"
-            "  --levels A-B         solve levels A to B\n"
+            "  --levels LIST        solve these levels: 1-5,9,12-20\n"
             "  --output FILE        write solutions to FILE instead of stdout ('-': stdout)\n"
             "  --format F           sok (default: levels with a Solution section),\n"
             "                       lurd (one line per level, empty when unsolved),\n"
@@ -221,7 +221,7 @@ int cmd_solve(int argc, char **argv)
 {
     options o;
     options_init(&o);
-    level_sel sel = {0, 0, 0};
+    level_sel sel = {.given = 0};
     const char *file = NULL, *output = NULL;
     out_format fmt = FMT_SOK;
     int fmt_given = 0, quiet = 0, verbose = 0;

@@ -260,9 +260,9 @@ static int count_lurd_lines(const char *p, const char *end)
 }
 
 /* Reads the solutions of SOLUTIONS into l. A LURD-lines file stands for the
- * levels of c in order; with a selection (--levels A-B) and a line count
+ * levels of c in order; with a selection (--levels LIST) and a line count
  * different from c's level count, it stands for the selected levels (as
- * "keeper solve --levels A-B --format lurd" writes them).
+ * "keeper solve --levels LIST --format lurd" writes them).
  * Returns 0, or EXIT_BAD_INPUT on unreadable or malformed input. */
 static int read_solutions(vlist *l, const collection *c, const level_sel *sel, const char *file)
 {
@@ -306,11 +306,13 @@ static int read_solutions(vlist *l, const collection *c, const level_sel *sel, c
     } else {
         /* One LURD line per level. */
         const char *p = data, *end = data + n;
-        int line = 0, idx = 0, first = 1, last = c->nlevels;
-        if (sel->given && count_lurd_lines(p, end) != c->nlevels) {
-            first = sel->from;
-            last = sel->to;
-        }
+        int line = 0, idx = 0;
+        int *which = xmalloc(sizeof(int) * (size_t)(c->nlevels + 1)); /* line -> level */
+        int nwhich = c->nlevels;
+        for (int k = 0; k < c->nlevels; k++)
+            which[k] = k + 1;
+        if (sel->given && count_lurd_lines(p, end) != c->nlevels)
+            nwhich = cli_selected_list(sel, c->nlevels, which);
         while (p < end) {
             const char *e = p;
             while (e < end && *e != '\n' && *e != '\r')
@@ -329,18 +331,18 @@ static int read_solutions(vlist *l, const collection *c, const level_sel *sel, c
             }
             idx++;
             if (*t) {
-                int k = first + idx - 1; /* the level this line stands for */
-                if (k > last) {
+                if (idx > nwhich) {
                     fprintf(stderr, "%s:%d: error: solution %d but %s has %d level%s%s\n", path,
-                            line, idx, c->name, last - first + 1, last - first ? "s" : "",
-                            last - first + 1 != c->nlevels ? " selected" : "");
+                            line, idx, c->name, nwhich, nwhich != 1 ? "s" : "",
+                            nwhich != c->nlevels ? " selected" : "");
                     rc = EXIT_BAD_INPUT;
                 } else {
-                    add_item(l, &c->levels[k - 1], path, line, 1, NULL, t, 0);
+                    add_item(l, &c->levels[which[idx - 1] - 1], path, line, 1, NULL, t, 0);
                 }
             }
             free(txt);
         }
+        free(which);
     }
     collection_free(&s);
     free(data);
@@ -363,7 +365,7 @@ static void verify_usage(FILE *f)
             "A section titled as a saved game (SaveGame, Snapshot) that does not solve its\n"
             "level is checked for legal moves only.\n"
             "\n"
-            "  --level N | --levels A-B   check these levels only\n"
+            "  --level N | --levels LIST  check these levels only (LIST: 1-5,9,12-20)\n"
             "  --format text|jsonl        report format (default text)\n"
             "  --quiet                    print invalid solutions and the summary only\n"
             "\n"
@@ -373,7 +375,7 @@ static void verify_usage(FILE *f)
 int cmd_verify(int argc, char **argv)
 {
     const char *file = NULL, *solfile = NULL;
-    level_sel sel = {0, 0, 0};
+    level_sel sel = {.given = 0};
     int jsonl = 0, quiet = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];

@@ -55,37 +55,79 @@ int cli_parse_level_sel(level_sel *sel, const char *arg, const char *next)
         v = next;
         used = 2;
     }
+    sel->n = 0;
     if (single) {
-        if (parse_int(v, &sel->from) != 0) {
+        if (parse_int(v, &sel->from[0]) != 0) {
             cli_usage_error(NULL, "--level: '%s' is not a level number (1, 2, ...)", v);
             return -1;
         }
-        sel->to = sel->from;
+        sel->to[0] = sel->from[0];
+        sel->n = 1;
     } else {
-        const char *dash = strchr(v, '-');
-        char a[32], b[32];
-        if (!dash || (size_t)(dash - v) >= sizeof a || strlen(dash + 1) >= sizeof b) {
-            cli_usage_error(NULL, "--levels: '%s' is not a range A-B", v);
-            return -1;
-        }
-        memcpy(a, v, (size_t)(dash - v));
-        a[dash - v] = '\0';
-        strcpy(b, dash + 1);
-        if (parse_int(a, &sel->from) != 0 || parse_int(b, &sel->to) != 0 || sel->from > sel->to) {
-            cli_usage_error(NULL, "--levels: '%s' is not a range A-B with 1 <= A <= B", v);
-            return -1;
+        /* items separated by commas: N or A-B */
+        const char *p = v;
+        for (;;) {
+            const char *e = strchr(p, ',');
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            char item[32], a[32], b[32];
+            if (len == 0 || len >= sizeof item) {
+                cli_usage_error(NULL, "--levels: '%s' is not a list of levels such as 1-5,9,12-20",
+                                v);
+                return -1;
+            }
+            memcpy(item, p, len);
+            item[len] = '\0';
+            char *dash = strchr(item, '-');
+            if (dash) {
+                memcpy(a, item, (size_t)(dash - item));
+                a[dash - item] = '\0';
+                strcpy(b, dash + 1);
+            } else {
+                strcpy(a, item);
+                strcpy(b, item);
+            }
+            int from, to;
+            if (parse_int(a, &from) != 0 || parse_int(b, &to) != 0 || from > to) {
+                cli_usage_error(NULL,
+                                "--levels: '%s': '%s' is not a level N or a range A-B with "
+                                "1 <= A <= B",
+                                v, item);
+                return -1;
+            }
+            if (sel->n == LEVEL_SEL_MAX) {
+                cli_usage_error(NULL, "--levels: '%s' has more than %d items", v, LEVEL_SEL_MAX);
+                return -1;
+            }
+            sel->from[sel->n] = from;
+            sel->to[sel->n] = to;
+            sel->n++;
+            if (!e)
+                break;
+            p = e + 1;
         }
     }
     sel->given = 1;
     return used;
 }
 
+int cli_selected_list(const level_sel *sel, int nlevels, int *out)
+{
+    int n = 0;
+    for (int k = 1; k <= nlevels; k++)
+        if (cli_selected(sel, k))
+            out[n++] = k;
+    return n;
+}
+
 int cli_check_level_sel(const level_sel *sel, const collection *c)
 {
     /* Every selected level must exist: "--levels 5-12" on 8 levels is as
      * much a mistake as "--level 12". */
-    if (sel->given && sel->to > c->nlevels) {
-        int missing = sel->from > c->nlevels ? sel->from : sel->to;
+    int missing = 0;
+    for (int i = 0; sel->given && i < sel->n && !missing; i++)
+        if (sel->to[i] > c->nlevels)
+            missing = sel->from[i] > c->nlevels ? sel->from[i] : sel->to[i];
+    if (missing) {
         cli_usage_error(NULL, "%s has %d level%s; level %d does not exist", c->name, c->nlevels,
                         c->nlevels == 1 ? "" : "s", missing);
         return -1;

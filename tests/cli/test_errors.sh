@@ -76,7 +76,10 @@ usage_case "verify with three files" "too many files" verify "$DEMO" "$DEMO" "$D
 usage_case "--level 0" "--level: '0'" solve "$DEMO" --level 0
 usage_case "--level x" "--level: 'x'" solve "$DEMO" --level x
 usage_case "--level without a value" "--level needs a value" solve "$DEMO" --level
-usage_case "--levels 3" "--levels: '3'" solve "$DEMO" --levels 3
+usage_case "--levels 3-" "--levels: '3-'" solve "$DEMO" --levels 3-
+usage_case "--levels 1,,2" "--levels: '1,,2'" solve "$DEMO" --levels 1,,2
+usage_case "--levels 1,x" "'x' is not a level" solve "$DEMO" --levels 1,x
+usage_case "--levels list beyond the end" "has 8 levels; level 9 does not exist" solve "$DEMO" --levels 1,9
 usage_case "--levels 4-2" "--levels: '4-2'" solve "$DEMO" --levels 4-2
 usage_case "--level out of range" "has 8 levels; level 9 does not exist" solve "$DEMO" --level 9
 usage_case "--levels beyond the end" "has 8 levels; level 12 does not exist" solve "$DEMO" --levels 5-12

@@ -151,6 +151,19 @@ expect_rc 0 "--levels 2-4"
 idx=$(sed -n 's/^{"index":\([0-9]*\),.*/\1/p' "$WORK/out" | tr '\n' ' ')
 [ "$idx" = "2 3 4 " ] && pass || fail "--levels 2-4 gives indices '$idx'"
 expect_err "^ +total +solved 3/3" "--levels 2-4 total line"
+# a list of levels and ranges, in file order whatever the list's order
+run "$KEEPER" solve "$DEMO" --search bfs --levels 7,1-2,5 --format jsonl
+expect_rc 0 "--levels 7,1-2,5"
+idx=$(sed -n 's/^{"index":\([0-9]*\),.*/\1/p' "$WORK/out" | tr '\n' ' ')
+[ "$idx" = "1 2 5 7 " ] && pass || fail "--levels 7,1-2,5 gives indices '$idx'"
+expect_err "^ +total +solved 4/4" "--levels 7,1-2,5 total line"
+# its LURD lines stand for the same selection in verify
+run "$KEEPER" solve "$DEMO" --search bfs --levels 2,4,6 --format lurd --quiet
+cp "$WORK/out" "$WORK/list.lurd"
+run "$KEEPER" verify "$DEMO" "$WORK/list.lurd" --levels 2,4,6
+expect_rc 0 "verify --levels 2,4,6 the LURD of solve --levels 2,4,6"
+expect_out '^[^ ]*list.lurd:2: level 4 "Storeroom", section 1: valid' "LURD line 2 of a list is level 4"
+expect_out '^[^ ]*list.lurd:3: level 6 "Crossing", section 1: valid' "LURD line 3 of a list is level 6"
 run "$KEEPER" solve "$DEMO" --search bfs --level=6 --format=lurd
 expect_rc 0 "--level=6 --format=lurd"
 [ "$(wc -l < "$WORK/out")" -eq 1 ] && pass || fail "--level=6 printed $(wc -l < "$WORK/out") lines"
