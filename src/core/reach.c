@@ -32,15 +32,14 @@ uint32_t reach_new_stamp(reach *r)
     return r->ts;
 }
 
-sq_t reach_compute(reach *r, const position *p, sq_t from)
+/* Depth-first flood from `from` (already marked ts) over free squares not
+ * yet marked; returns the smallest square reached, at most `best`. */
+static sq_t flood(reach *r, const position *p, sq_t from, uint32_t ts, sq_t best)
 {
     const board *b = p->b;
-    uint32_t ts = reach_new_stamp(r);
     uint32_t *st = r->stamp;
     sq_t *stack = r->stack;
     int sp = 0;
-    sq_t best = from;
-    st[from] = ts;
     stack[sp++] = from;
     while (sp > 0) {
         sq_t s = stack[--sp];
@@ -59,6 +58,75 @@ sq_t reach_compute(reach *r, const position *p, sq_t from)
             stack[sp++] = t;
         }
     }
+    return best;
+}
+
+sq_t reach_compute(reach *r, const position *p, sq_t from)
+{
+    uint32_t ts = reach_new_stamp(r);
+    r->stamp[from] = ts;
+    r->norm = flood(r, p, from, ts, from);
+    return r->norm;
+}
+
+/* Whether the free orthogonal neighbours of s (boxes block) are joined to
+ * each other around s through free diagonal squares, so that taking s away
+ * cannot disconnect anything. */
+static int joined_around(const position *p, sq_t s)
+{
+    const board *b = p->b;
+    int nfree = 0, links = 0;
+    for (int d = 0; d < 4; d++) {
+        sq_t x = b->nb[s][d];
+        if (x == SQ_NONE || p->box_at[x] != NO_BOX)
+            continue;
+        nfree++;
+        int e = (d + 1) & 3;
+        sq_t y = b->nb[s][e];
+        if (y == SQ_NONE || p->box_at[y] != NO_BOX)
+            continue;
+        sq_t diag = b->nb[x][e];
+        if (diag != SQ_NONE && p->box_at[diag] == NO_BOX)
+            links++;
+    }
+    /* The free neighbours and their links form paths on a 4-cycle (or the
+     * whole cycle): one group when links = nfree - 1, or 4 on the cycle. */
+    return nfree <= 1 || links >= nfree - 1;
+}
+
+sq_t reach_after_push(reach *r, const reach *parent, const position *p, sq_t B, sq_t O,
+                      int *fresh)
+{
+    const board *b = p->b;
+    uint32_t ts = parent->ts;
+    int o_reached = parent->stamp[O] == ts;
+    if (o_reached && (parent->norm == O || !joined_around(p, O))) {
+        *fresh = 1;
+        return reach_compute(r, p, B);
+    }
+    *fresh = 0;
+    memcpy(r->stamp, parent->stamp, sizeof(uint32_t) * (size_t)r->nsq);
+    r->ts = ts;
+    uint32_t *st = r->stamp;
+    st[O] = ts + 1; /* a box next to the player */
+    st[B] = ts;
+    sq_t best = flood(r, p, B, ts, parent->norm < B ? parent->norm : B);
+    if (o_reached) {
+        /* Boxes next to O may have bordered no other reached floor. */
+        for (int d = 0; d < 4; d++) {
+            sq_t x = b->nb[O][d];
+            if (x == SQ_NONE || p->box_at[x] == NO_BOX || x == O || st[x] != ts + 1)
+                continue;
+            int touches = 0;
+            for (int e = 0; e < 4 && !touches; e++) {
+                sq_t y = b->nb[x][e];
+                touches = y != SQ_NONE && st[y] == ts;
+            }
+            if (!touches)
+                st[x] = 0;
+        }
+    }
+    r->norm = best;
     return best;
 }
 

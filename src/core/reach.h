@@ -13,6 +13,7 @@ typedef struct reach {
     uint32_t ts;     /* stamp of the latest computation (even) */
     sq_t *stack;     /* [nsq] work stack */
     sq_t *parent;    /* [nsq] BFS parents, for paths */
+    sq_t norm;       /* normalized square of the latest computation */
     int nsq;
 } reach;
 
@@ -25,6 +26,21 @@ sq_t reach_compute(reach *r, const position *p, sq_t from);
 
 static inline bool reach_floor(const reach *r, sq_t s) { return r->stamp[s] == r->ts; }
 static inline bool reach_box(const reach *r, sq_t s) { return r->stamp[s] == r->ts + 1; }
+
+/* The same result as reach_compute(r, p, B) for the position p just after
+ * one push of a box from B to O (the player now on B), computed from
+ * `parent`, the reachability of the position before the push (B a box, O
+ * free, the player able to reach the square behind B), when that can be
+ * done locally (seed 000: reusing the reachable squares after a push).
+ * Squares reached before stay reached unless O was a reached square whose
+ * free neighbours are not joined around it (a possible cut square): then,
+ * or when O was the normalized square, the squares are computed afresh.
+ * Otherwise the parent's stamps are copied, O becomes a box, and a flood
+ * from B adds what the freed square opens up; reached boxes are exactly
+ * those next to a reached floor, as after reach_compute. Sets *fresh to 1
+ * when it fell back to a full computation. r and parent must differ. */
+sq_t reach_after_push(reach *r, const reach *parent, const position *p, sq_t B, sq_t O,
+                      int *fresh);
 
 /* Takes a fresh stamp pair and returns it (for callers that run their own
  * flood fills, such as corral analysis). */

@@ -53,6 +53,7 @@ typedef struct astar {
     lowerbound lb;
     lb_sol sols[MAX_EXT_DEPTH + 2]; /* bound of the position expanded at each depth, + child */
     reach reach[MAX_EXT_DEPTH + 2];
+    reach reach_check;   /* --check: a fresh computation to compare with */
     freeze_ctx fz;
     corral_ctx cc;
     subset_ctx sub;      /* corral deadlock searches (cfg->deadlock_search > 0) */
@@ -144,6 +145,21 @@ static void debug_check(astar *a)
     int r = pos_check(&a->pos);
     if (r)
         die("internal error: position check failed (code %d)", r);
+}
+
+/* Debug: the reachability r (normalized square norm) of the position on
+ * the board agrees with a fresh computation, square by square. */
+static void check_reach(astar *a, const reach *r, sq_t norm)
+{
+    reach *f = &a->reach_check;
+    sq_t n2 = reach_compute(f, &a->pos, a->pos.player);
+    if (n2 != norm)
+        die("internal error: incremental reachability: normalized square %d, expected %d",
+            (int)norm, (int)n2);
+    for (int s = 0; s < a->b->nsq; s++)
+        if (reach_floor(f, (sq_t)s) != reach_floor(r, (sq_t)s) ||
+            reach_box(f, (sq_t)s) != reach_box(r, (sq_t)s))
+            die("internal error: incremental reachability differs on square %d", s);
 }
 
 /* Whether both neighbours of s across the axis of direction d are walls. */
@@ -240,8 +256,20 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
         pos_undo(p, &u);
         return 0;
     }
-    sq_t norm = reach_compute(&a->reach[depth + 1], p, p->player);
-    a->st->reach_calls++;
+    sq_t norm;
+    if (pushes == 1 && to == b->nb[from][dir] && a->cfg->reach_reuse) {
+        int fresh;
+        norm = reach_after_push(&a->reach[depth + 1], &a->reach[depth], p, from, to, &fresh);
+        if (fresh)
+            a->st->reach_calls++;
+        else
+            a->st->reach_reused++;
+        if (a->cfg->check)
+            check_reach(a, &a->reach[depth + 1], norm);
+    } else {
+        norm = reach_compute(&a->reach[depth + 1], p, p->player);
+        a->st->reach_calls++;
+    }
     uint64_t hash = p->hash ^ b->zplayer[norm];
     uint32_t ex = nodes_find(&a->ns, hash);
     if (ex != NODE_NONE) {
@@ -486,6 +514,7 @@ void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, me
         reach_init(&a->reach[d], b->nsq);
         lb_sol_init(&a->sols[d], b->nboxes);
     }
+    reach_init(&a->reach_check, b->nsq);
     freeze_init(&a->fz, b);
     corral_init(&a->cc, b);
     if (cfg->corrals && cfg->deadlock_search > 0) {
@@ -626,6 +655,7 @@ done:
         reach_free(&a->reach[d]);
         lb_sol_free(&a->sols[d]);
     }
+    reach_free(&a->reach_check);
     freeze_free(&a->fz);
     corral_free(&a->cc);
     if (a->sub_boxes) {

@@ -29,6 +29,7 @@ typedef struct astar_config {
     int deadlock_search; /* positions per corral deadlock search (0 = off) */
     int tunnels;      /* tunnel macro pushes */
     int packing;      /* fast mode: packing-order macros */
+    int reach_reuse;  /* reachability after a push from the parent's */
     int check;        /* debug: check the position after every push */
 } astar_config;
 

@@ -13,6 +13,8 @@ void boxpath_init(boxpath *bp, int nsq)
     bp->mark = xcalloc((size_t)nsq * 4, sizeof(uint32_t));
     bp->stamp = 0;
     bp->queue = xmalloc(sizeof(int32_t) * ((size_t)nsq * 4 + 1));
+    bp->side_stamp = xcalloc((size_t)nsq * 4, sizeof(uint32_t));
+    bp->side_mask = xmalloc((size_t)nsq * 4);
     reach_init(&bp->r, nsq);
 }
 
@@ -22,8 +24,87 @@ void boxpath_free(boxpath *bp)
     free(bp->depth);
     free(bp->mark);
     free(bp->queue);
+    free(bp->side_stamp);
+    free(bp->side_mask);
     reach_free(&bp->r);
     memset(bp, 0, sizeof *bp);
+}
+
+/* The sides of the box on `box` that the player on `pl` can reach, as a
+ * mask of directions (bit d: the neighbour in direction d). A breadth-first
+ * walk that stops as soon as every free side is found, so in open areas it
+ * looks only around the box. */
+static int sides_reached(boxpath *bp, const position *p, sq_t box, sq_t pl)
+{
+    const board *b = p->b;
+    int want = 0, got = 0;
+    for (int d = 0; d < 4; d++) {
+        sq_t t = b->nb[box][d];
+        if (t != SQ_NONE && p->box_at[t] == NO_BOX)
+            want |= 1 << d;
+        if (t == pl)
+            got |= 1 << d;
+    }
+    if (got == want)
+        return got;
+    reach *r = &bp->r;
+    uint32_t ts = reach_new_stamp(r);
+    sq_t *queue = r->stack;
+    int head = 0, tail = 0;
+    r->stamp[pl] = ts;
+    queue[tail++] = pl;
+    const sq_t *side = b->nb[box];
+    while (head < tail) {
+        sq_t s = queue[head++];
+        for (int d = 0; d < 4; d++) {
+            sq_t t = b->nb[s][d];
+            if (t == SQ_NONE || r->stamp[t] == ts || p->box_at[t] != NO_BOX)
+                continue;
+            r->stamp[t] = ts;
+            queue[tail++] = t;
+            for (int e = 0; e < 4; e++)
+                if (side[e] == t)
+                    got |= 1 << e;
+            if (got == want)
+                return got;
+        }
+    }
+    return got;
+}
+
+/* A necessary condition, cheap to test: the box can go from `from` to `to`
+ * in at most max_pushes pushes (0 = no cap) when the player could always
+ * stand behind it wherever that square is free. A breadth-first search
+ * over box squares only; most failing macro searches fail here already. */
+static int relaxed_reachable(boxpath *bp, const position *p, sq_t from, sq_t to, int max_pushes)
+{
+    const board *b = p->b;
+    reach *r = &bp->r;
+    uint32_t ts = reach_new_stamp(r);
+    sq_t *queue = r->stack;
+    sq_t *depth = r->parent; /* scratch: pushes to each square */
+    int head = 0, tail = 0;
+    r->stamp[from] = ts;
+    depth[from] = 0;
+    queue[tail++] = from;
+    while (head < tail) {
+        sq_t s = queue[head++];
+        if (max_pushes > 0 && depth[s] >= max_pushes)
+            continue;
+        for (int d = 0; d < 4; d++) {
+            sq_t t = b->nb[s][d], behind = b->nb[s][DIR_OPP(d)];
+            if (t == SQ_NONE || behind == SQ_NONE || r->stamp[t] == ts || (b->dead && b->dead[t]) ||
+                (p->box_at[t] != NO_BOX && t != from) ||
+                (p->box_at[behind] != NO_BOX && behind != from))
+                continue;
+            if (t == to)
+                return 1;
+            r->stamp[t] = ts;
+            depth[t] = (sq_t)(depth[s] + 1);
+            queue[tail++] = t;
+        }
+    }
+    return 0;
 }
 
 /* A state is box * 4 + d: the box on `box`, the player on its neighbour in
@@ -36,8 +117,11 @@ int boxpath_search(boxpath *bp, position *p, sq_t from, sq_t to, uint8_t *dirs, 
     const board *b = p->b;
     if (from == to)
         return 0;
+    if (!relaxed_reachable(bp, p, from, to, max_pushes))
+        return -1;
     if (++bp->stamp == 0) {
         memset(bp->mark, 0, sizeof(uint32_t) * (size_t)bp->nsq * 4);
+        memset(bp->side_stamp, 0, sizeof(uint32_t) * (size_t)bp->nsq * 4);
         bp->stamp = 1;
     }
     sq_t player0 = p->player;
@@ -58,11 +142,22 @@ int boxpath_search(boxpath *bp, position *p, sq_t from, sq_t to, uint8_t *dirs, 
         int depth = st == START ? 0 : bp->depth[st];
         if (max_pushes > 0 && depth >= max_pushes)
             continue;
-        reach_compute(&bp->r, p, pl);
+        /* The sides the player reaches are the same from each of them:
+         * one walk serves every state of this box square it finds. */
+        int sides;
+        if (st != START && bp->side_stamp[st] == bp->stamp) {
+            sides = bp->side_mask[st];
+        } else {
+            sides = sides_reached(bp, p, box, pl);
+            for (int d = 0; d < 4; d++)
+                if (sides & (1 << d)) {
+                    bp->side_stamp[box * 4 + d] = bp->stamp;
+                    bp->side_mask[box * 4 + d] = (uint8_t)sides;
+                }
+        }
         for (int d = 0; d < 4; d++) {
-            sq_t behind = b->nb[box][DIR_OPP(d)], ahead = b->nb[box][d];
-            if (behind == SQ_NONE || ahead == SQ_NONE || !reach_floor(&bp->r, behind) ||
-                p->box_at[ahead] != NO_BOX)
+            sq_t ahead = b->nb[box][d];
+            if (!(sides & (1 << DIR_OPP(d))) || ahead == SQ_NONE || p->box_at[ahead] != NO_BOX)
                 continue;
             int ns = ahead * 4 + DIR_OPP(d); /* the player ends on the box's old square */
             if (bp->mark[ns] == bp->stamp)

@@ -16,6 +16,8 @@ typedef struct boxpath {
     uint32_t *mark;  /* [4 * nsq] == stamp: visited */
     uint32_t stamp;
     int32_t *queue;  /* [4 * nsq + 1] */
+    uint32_t *side_stamp; /* [4 * nsq] == stamp: side_mask known for this state */
+    uint8_t *side_mask;   /* [4 * nsq] sides of the box the player reaches */
     reach r;
 } boxpath;
 

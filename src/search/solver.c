@@ -85,6 +85,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             .deadlock_search = (int)o->deadlock_search,
             .tunnels = (int)o->tunnels,
             .packing = (int)o->packing,
+            .reach_reuse = (int)o->reach_reuse,
             .check = (int)o->check,
         };
         astar_solve(&b, &cfg, lim, &mem, &out);

@@ -26,6 +26,7 @@
     X(deadlock_search, INT, 50, 0, 1000000,                                                  \
       "positions per corral deadlock search (0 = off)")                                      \
     X(dfs_ext, INT, 1, 0, 1, "expand a child with its parent's f at once")                   \
+    X(reach_reuse, INT, 1, 0, 1, "update reachability after a push from the parent's")       \
     X(weight, INT, 3, 1, 10, "fast mode: f = g + weight * h (optimal mode uses 1)")        \
     X(check, INT, 0, 0, 1, "debug: verify the position after every push")
 

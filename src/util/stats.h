@@ -27,6 +27,7 @@
     X(dfs_extensions, "children expanded at once (equal f)")                   \
     X(setpos_steps, "pushes made and unmade to put positions on the board")    \
     X(reach_calls, "player reachability computations")                         \
+    X(reach_reused, "reachability updated from the parent's after a push")     \
     X(max_depth, "deepest position (pushes)")                                  \
     X(best_lower_bound, "highest f expanded (pushes)")                         \
     X(mem_bytes, "peak bytes in the search's memory budget")

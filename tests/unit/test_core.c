@@ -97,6 +97,77 @@ TEST(position_push_undo_restores_everything)
     collection_free(&c);
 }
 
+/* reach_after_push agrees with a fresh reach_compute, square by square,
+ * after every legal push of random walks (from a parent reachability that
+ * is itself the result of earlier updates, as in the search). */
+TEST(reach_after_push_matches_fresh_computation)
+{
+    const char *path = test_shared_level("microban155.xsb");
+    collection c;
+    CHECK(collection_load(&c, path ? path : "levels/demo.xsb") == 0);
+    srand(777);
+    long compared = 0, reused = 0;
+    for (int k = 0; k < c.nlevels; k++) {
+        board b;
+        if (board_build(&b, &c.levels[k]) != 0)
+            continue;
+        position p;
+        pos_init(&p, &b);
+        reach ra, rb, fresh;
+        reach_init(&ra, b.nsq);
+        reach_init(&rb, b.nsq);
+        reach_init(&fresh, b.nsq);
+        reach *cur = &ra, *next = &rb;
+        reach_compute(cur, &p, p.player);
+        for (int step = 0; step < 300; step++) {
+            sq_t fr[512];
+            int dr[512], n = 0;
+            for (int i = 0; i < b.nboxes && n < 500; i++)
+                for (int d = 0; d < 4; d++) {
+                    sq_t s = p.boxes[i], be = b.nb[s][DIR_OPP(d)], to = b.nb[s][d];
+                    if (be != SQ_NONE && reach_floor(cur, be) && pos_free_sq(&p, to)) {
+                        fr[n] = s;
+                        dr[n++] = d;
+                    }
+                }
+            if (n == 0)
+                break;
+            /* try every push from here, then walk on with a random one */
+            for (int m = 0; m <= n; m++) {
+                int pick = m < n ? m : rand() % n;
+                undo_rec u;
+                pos_push(&p, fr[pick], dr[pick], 1, &u);
+                int fresh_flag = -1;
+                sq_t norm = reach_after_push(next, cur, &p, fr[pick], b.nb[fr[pick]][dr[pick]],
+                                             &fresh_flag);
+                reused += fresh_flag == 0;
+                CHECK_INT(norm, reach_compute(&fresh, &p, p.player));
+                for (int s = 0; s < b.nsq; s++) {
+                    CHECK_INT(reach_floor(next, (sq_t)s), reach_floor(&fresh, (sq_t)s));
+                    CHECK_INT(reach_box(next, (sq_t)s), reach_box(&fresh, (sq_t)s));
+                }
+                compared++;
+                if (m < n) {
+                    pos_undo(&p, &u);
+                } else {
+                    reach *t = cur;
+                    cur = next;
+                    next = t;
+                }
+            }
+        }
+        pos_free(&p);
+        reach_free(&ra);
+        reach_free(&rb);
+        reach_free(&fresh);
+        board_free(&b);
+    }
+    /* the local update must actually be taken in most cases */
+    CHECK(compared > 1000);
+    CHECK(reused * 3 > compared);
+    collection_free(&c);
+}
+
 TEST(reach_marks_region_and_normalizes)
 {
     collection c;
