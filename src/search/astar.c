@@ -45,11 +45,13 @@ typedef struct astar {
     search_limits *lim;
     membudget *mem;
     stats *st;
-    int weight;
+    int nq;              /* open lists (fast mode may alternate two) */
+    int weight[2];       /* f = g + weight[q] * h in open list q */
+    int cq;              /* the open list the expanded node came from */
 
     position pos;
     node_store ns;
-    openlist open;
+    openlist open[2];
     lowerbound lb;
     lb_sol sols[MAX_EXT_DEPTH + 2]; /* bound of the position expanded at each depth, + child */
     reach reach[MAX_EXT_DEPTH + 2];
@@ -135,9 +137,19 @@ static void set_position(astar *a, uint32_t target)
 
 /* ---------------------------------------------------------- expansion */
 
-static inline uint32_t f_of(const astar *a, uint32_t g, uint32_t h)
+static inline uint32_t f_of(const astar *a, int q, uint32_t g, uint32_t h)
 {
-    return g + (uint32_t)a->weight * h;
+    return g + (uint32_t)a->weight[q] * h;
+}
+
+/* Queues node n (with g and h) in every open list. Returns -1 when the
+ * memory budget is spent. */
+static int queue_node(astar *a, uint32_t n, uint32_t g, uint32_t h)
+{
+    for (int q = 0; q < a->nq; q++)
+        if (ol_push(&a->open[q], f_of(a, q, g, h), h, n) != 0)
+            return -1;
+    return 0;
 }
 
 static void debug_check(astar *a)
@@ -292,7 +304,7 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
             e->parent = n;
             node_set_move(e, from, to, (uint32_t)dir);
             a->st->reopened++;
-            if (!closed && ol_push(&a->open, f_of(a, ng, node_h(e)), node_h(e), ex) != 0) {
+            if (!closed && queue_node(a, ex, ng, node_h(e)) != 0) {
                 a->stop = STOP_MEMORY;
                 pos_undo(p, &u);
                 return 1;
@@ -328,10 +340,12 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
     a->st->nodes++;
     if (ng > a->st->max_depth)
         a->st->max_depth = ng;
-    uint32_t f = f_of(a, ng, h);
-    if (h == 0 && (!a->cfg->optimal || f == a->fmin)) {
+    uint32_t f = f_of(a, a->cq, ng, h);
+    if (h == 0 && (!a->cfg->optimal || (f == a->fmin && ol_min_f(&a->open[0]) >= f))) {
         /* Solved. In optimal mode only when no open node can be shorter:
-         * every open f is at least fmin. */
+         * every open f is at least f (the bound is not always consistent,
+         * so a child may have been queued below fmin); otherwise the goal
+         * is queued and accepted when it is popped. */
         a->goal = child;
         pos_undo(p, &u);
         return 1;
@@ -343,7 +357,7 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
         path_pop(a); /* undoes the move */
         return stop;
     }
-    if (ol_push(&a->open, f, h, child) != 0) {
+    if (queue_node(a, child, ng, h) != 0) {
         a->stop = STOP_MEMORY;
         pos_undo(p, &u);
         return 1;
@@ -447,7 +461,7 @@ static int expand(astar *a, uint32_t n, int depth)
                 node_set_h(nd, h);
                 node_reopen(nd);
                 u32map_put(&a->deferred, n, 1);
-                if (ol_push(&a->open, f_of(a, node_g(nd), h), h, n) != 0) {
+                if (queue_node(a, n, node_g(nd), h) != 0) {
                     a->stop = STOP_MEMORY;
                     return 1;
                 }
@@ -507,7 +521,12 @@ void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, me
     a->lim = lim;
     a->mem = mem;
     a->st = &out->st;
-    a->weight = cfg->optimal ? 1 : MAX(1, cfg->weight);
+    a->nq = 1;
+    a->weight[0] = cfg->optimal ? 1 : MAX(1, cfg->weight);
+    if (!cfg->optimal && cfg->weight2 > 0) {
+        a->nq = 2;
+        a->weight[1] = cfg->weight2;
+    }
     a->goal = NODE_NONE;
     pos_init(&a->pos, b);
     for (int d = 0; d < MAX_EXT_DEPTH + 2; d++) {
@@ -545,7 +564,8 @@ void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, me
     u32map_init(&a->deferred, 1024);
     a->capchain = 256;
     a->chain = xmalloc(sizeof(uint32_t) * a->capchain);
-    ol_init(&a->open, mem);
+    ol_init(&a->open[0], mem);
+    ol_init(&a->open[1], mem);
     a->next_progress = lim->progress ? lim->start_ns + (int64_t)(lim->progress_every * 1e9) : 0;
 
     int ok = nodes_init(&a->ns, mem) == 0 && lb_init(&a->lb, b, cfg->matching, mem) == 0;
@@ -578,11 +598,12 @@ void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, me
             a->goal = root;
             goto done;
         }
-        if (ol_push(&a->open, f_of(a, 0, h), h, root) != 0) {
+        if (queue_node(a, root, 0, h) != 0) {
             out->stop = STOP_MEMORY;
             goto done;
         }
     }
+    uint32_t turn = 0;
     for (;;) {
         if (a->checks >= 256) {
             a->checks = 0;
@@ -593,13 +614,19 @@ void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, me
                 break;
             }
         }
+        /* With two open lists, expansions alternate between them. */
         uint32_t n, f, h;
-        if (ol_pop(&a->open, &n, &f, &h) != 0) {
+        int q = (int)(turn++ % (uint32_t)a->nq), got = -1;
+        for (int k = 0; k < a->nq && got != 0; k++)
+            if ((got = ol_pop(&a->open[(q + k) % a->nq], &n, &f, &h)) == 0)
+                q = (q + k) % a->nq;
+        if (got != 0) {
             a->stop = STOP_EXHAUSTED;
             break;
         }
+        a->cq = q;
         node *nd = nodes_at(&a->ns, n);
-        if (node_closed(nd) || node_h(nd) != h || f_of(a, node_g(nd), h) != f) {
+        if (node_closed(nd) || node_h(nd) != h || f_of(a, q, node_g(nd), h) != f) {
             a->checks++; /* stale entry: count it towards the limit checks */
             continue;
         }
@@ -647,7 +674,8 @@ done:
         out->stop = STOP_NONE;
     }
     out->st.mem_bytes = mem->peak;
-    ol_free(&a->open);
+    ol_free(&a->open[0]);
+    ol_free(&a->open[1]);
     nodes_free(&a->ns);
     if (a->lb.dist_t)
         lb_free(&a->lb);

@@ -21,6 +21,7 @@
 typedef struct astar_config {
     int optimal;      /* prove push-optimality */
     int weight;       /* fast mode: f = g + weight * h */
+    int weight2;      /* fast mode: second open list's weight (0 = none) */
     int dead_squares; /* prune pushes onto dead squares */
     int freeze;       /* freeze deadlocks */
     int matching;     /* minimum-matching bound (else nearest goal) */

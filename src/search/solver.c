@@ -77,6 +77,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
         astar_config cfg = {
             .optimal = (int)o->optimal,
             .weight = (int)o->weight,
+            .weight2 = (int)o->weight2,
             .dead_squares = (int)o->dead_squares,
             .freeze = (int)o->freeze,
             .matching = (int)o->matching,

@@ -28,6 +28,7 @@
     X(dfs_ext, INT, 1, 0, 1, "expand a child with its parent's f at once")                   \
     X(reach_reuse, INT, 1, 0, 1, "update reachability after a push from the parent's")       \
     X(weight, INT, 3, 1, 10, "fast mode: f = g + weight * h (optimal mode uses 1)")        \
+    X(weight2, INT, 1, 0, 10, "fast mode: a second open list with this weight, expansions alternate (0 = none)") \
     X(check, INT, 0, 0, 1, "debug: verify the position after every push")
 
 #define OPT_TYPE_INT long long
