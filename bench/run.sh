@@ -40,7 +40,8 @@ end=$(date +%s)
 {
     echo "# keeper $($keeper --version | cut -d' ' -f2) on $name, $secs s per level, options: ${*:-(none)}"
     echo "# $(date -u +%Y-%m-%d) $(uname -m), $(nproc) cores; keeper exit status $rc; wall $((end - start)) s"
-    [ -f "$out.rss" ] && echo "# peak resident memory: $(( $(tail -n 1 "$out.rss") / 1024 )) MiB"
+    kb=$(grep -E '^[0-9]+$' "$out.rss" 2> /dev/null | tail -n 1)
+    [ -n "$kb" ] && echo "# peak resident memory: $((kb / 1024)) MiB"
     cat "$out.table"
 } > "$out.txt"
 rm -f "$out.table" "$out.rss"

@@ -220,6 +220,23 @@ static int tunnel_length(const board *b, const position *p, sq_t from, int d)
 
 static int expand(astar *a, uint32_t n, int depth);
 
+/* Every 256 expansions (stale open entries count too), the time, node,
+ * interrupt limits and the progress report. Called from the main loop and
+ * from depth-first extensions, which can chain many expansions inside one
+ * expansion of the main loop. Returns 1 and sets a->stop when a limit is hit. */
+static int limits_hit(astar *a)
+{
+    if (a->checks < 256)
+        return 0;
+    a->checks = 0;
+    a->st->mem_bytes = a->mem->peak;
+    stop_reason sr = search_check_limits(a->lim, a->st, &a->next_progress);
+    if (sr == STOP_NONE)
+        return 0;
+    a->stop = sr;
+    return 1;
+}
+
 /* Corral analysis of the position on the board (its reachable squares in
  * a->reach[depth]), before it is stored, so dead positions take no memory.
  * Returns -1 for a corral deadlock (a PI-corral with no legal push, or one
@@ -433,6 +450,8 @@ static int expand(astar *a, uint32_t n, int depth)
     node_close(nodes_at(&a->ns, n));
     a->st->expanded++;
     a->checks++;
+    if (depth > 0 && limits_hit(a))
+        return 1;
 
     uint8_t *allow = a->allow[depth];
     int pruned = -1;
@@ -605,15 +624,8 @@ void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, me
     }
     uint32_t turn = 0;
     for (;;) {
-        if (a->checks >= 256) {
-            a->checks = 0;
-            out->st.mem_bytes = mem->peak;
-            stop_reason sr = search_check_limits(lim, &out->st, &a->next_progress);
-            if (sr != STOP_NONE) {
-                a->stop = sr;
-                break;
-            }
-        }
+        if (limits_hit(a))
+            break;
         /* With two open lists, expansions alternate between them. */
         uint32_t n, f, h;
         int q = (int)(turn++ % (uint32_t)a->nq), got = -1;
