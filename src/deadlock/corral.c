@@ -10,11 +10,18 @@
 
 void corral_init(corral_ctx *c, const board *b)
 {
+    size_t n = (size_t)b->nsq;
     memset(c, 0, sizeof *c);
-    c->sq_mark = xcalloc((size_t)b->nsq, sizeof(uint32_t));
-    c->seen = xcalloc((size_t)b->nsq, sizeof(uint32_t));
+    c->lab = xcalloc(n, sizeof(uint32_t));
+    c->region = xcalloc(n, sizeof(uint32_t));
+    c->reg_goal = xcalloc(n, 1);
+    c->reg_seen = xcalloc(n, 1);
+    c->reg_mark = xcalloc(n, sizeof(uint32_t));
+    c->reg_first = xcalloc(n, sizeof(uint32_t));
+    c->reg_end = xcalloc(n, sizeof(uint32_t));
+    c->rbox = xmalloc(sizeof(uint16_t) * 4 * n);
     c->box_mark = xcalloc((size_t)b->nboxes, sizeof(uint32_t));
-    c->queue = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
+    c->queue = xmalloc(sizeof(sq_t) * n);
     c->work = xmalloc(sizeof(uint16_t) * (size_t)b->nboxes);
     c->fence = xmalloc(sizeof(uint16_t) * (size_t)b->nboxes);
     c->best_fence = xmalloc(sizeof(uint16_t) * (size_t)b->nboxes);
@@ -24,8 +31,14 @@ void corral_init(corral_ctx *c, const board *b)
 
 void corral_free(corral_ctx *c)
 {
-    free(c->sq_mark);
-    free(c->seen);
+    free(c->lab);
+    free(c->region);
+    free(c->reg_goal);
+    free(c->reg_seen);
+    free(c->reg_mark);
+    free(c->reg_first);
+    free(c->reg_end);
+    free(c->rbox);
     free(c->box_mark);
     free(c->queue);
     free(c->work);
@@ -33,6 +46,46 @@ void corral_free(corral_ctx *c)
     free(c->best_fence);
     free(c->allow_try);
     memset(c, 0, sizeof *c);
+}
+
+/* The corral of s, a free square the player cannot reach: labelled by a
+ * flood fill the first time it is asked for in this call (the flood stays
+ * among unreachable squares, since a free neighbour of a reachable square
+ * is reachable), with its goal flag and the boxes around it. */
+static uint32_t region_of(corral_ctx *c, const position *p, sq_t s)
+{
+    if (c->lab[s] == c->call)
+        return c->region[s];
+    const board *b = p->b;
+    uint32_t id = c->nregions++;
+    uint8_t goal = 0;
+    int head = 0, tail = 0;
+    c->lab[s] = c->call;
+    c->region[s] = id;
+    c->queue[tail++] = s;
+    c->reg_first[id] = c->nrbox;
+    while (head < tail) {
+        sq_t x = c->queue[head++];
+        goal |= b->is_goal[x];
+        for (int d = 0; d < 4; d++) {
+            sq_t y = b->nb[x][d];
+            if (y == SQ_NONE)
+                continue;
+            uint16_t k = p->box_at[y];
+            if (k != NO_BOX) {
+                c->rbox[c->nrbox++] = k;
+            } else if (c->lab[y] != c->call) {
+                c->lab[y] = c->call;
+                c->region[y] = id;
+                c->queue[tail++] = y;
+            }
+        }
+    }
+    c->reg_end[id] = c->nrbox;
+    c->reg_goal[id] = goal;
+    c->reg_seen[id] = 0;
+    c->reg_mark[id] = 0;
+    return id;
 }
 
 typedef struct attempt {
@@ -43,7 +96,12 @@ typedef struct attempt {
     int empty_goal; /* S holds a goal (S squares are free, so it is empty) */
 } attempt;
 
-static inline int in_s(const attempt *t, sq_t s) { return t->c->sq_mark[s] == t->c->stamp; }
+/* s is in S: a free unreachable square of a corral joined to S. */
+static inline int in_s(const attempt *t, sq_t s)
+{
+    const corral_ctx *c = t->c;
+    return c->lab[s] == c->call && c->reg_mark[c->region[s]] == c->stamp;
+}
 
 static void add_box(attempt *t, uint16_t j)
 {
@@ -60,27 +118,13 @@ static void add_box(attempt *t, uint16_t j)
 static void add_region(attempt *t, sq_t s)
 {
     corral_ctx *c = t->c;
-    const board *b = t->p->b;
-    int head = 0, tail = 0;
-    c->sq_mark[s] = c->stamp;
-    c->queue[tail++] = s;
-    while (head < tail) {
-        sq_t x = c->queue[head++];
-        if (b->is_goal[x])
-            t->empty_goal = 1;
-        for (int d = 0; d < 4; d++) {
-            sq_t y = b->nb[x][d];
-            if (y == SQ_NONE)
-                continue;
-            uint16_t k = t->p->box_at[y];
-            if (k != NO_BOX) {
-                add_box(t, k);
-            } else if (c->sq_mark[y] != c->stamp) {
-                c->sq_mark[y] = c->stamp;
-                c->queue[tail++] = y;
-            }
-        }
-    }
+    uint32_t id = region_of(c, t->p, s);
+    if (c->reg_mark[id] == c->stamp)
+        return;
+    c->reg_mark[id] = c->stamp;
+    t->empty_goal |= c->reg_goal[id];
+    for (uint32_t k = c->reg_first[id]; k < c->reg_end[id]; k++)
+        add_box(t, c->rbox[k]);
 }
 
 /* Grows S and F from `seed`. Returns the number of allowed pushes (in
@@ -89,7 +133,7 @@ static int try_seed(corral_ctx *c, const position *p, const reach *r, sq_t seed)
 {
     const board *b = p->b;
     if (++c->stamp == 0) { /* wrapped: clear and restart */
-        memset(c->sq_mark, 0, sizeof(uint32_t) * (size_t)b->nsq);
+        memset(c->reg_mark, 0, sizeof(uint32_t) * c->nregions);
         memset(c->box_mark, 0, sizeof(uint32_t) * (size_t)b->nboxes);
         c->stamp = 1;
     }
@@ -150,10 +194,12 @@ static int try_seed(corral_ctx *c, const position *p, const reach *r, sq_t seed)
 int corral_prune(corral_ctx *c, const position *p, const reach *r, uint8_t *allow)
 {
     const board *b = p->b;
-    if (++c->seen_stamp == 0) {
-        memset(c->seen, 0, sizeof(uint32_t) * (size_t)b->nsq);
-        c->seen_stamp = 1;
+    if (++c->call == 0) {
+        memset(c->lab, 0, sizeof(uint32_t) * (size_t)b->nsq);
+        c->call = 1;
     }
+    c->nregions = 0;
+    c->nrbox = 0;
     int best = -1, seeds = 0;
     for (int i = 0; i < b->nboxes && best != 0; i++) {
         sq_t s = p->boxes[i];
@@ -161,29 +207,15 @@ int corral_prune(corral_ctx *c, const position *p, const reach *r, uint8_t *allo
             continue;
         for (int d = 0; d < 4 && best != 0; d++) {
             sq_t q = b->nb[s][d];
-            if (q == SQ_NONE || p->box_at[q] != NO_BOX || reach_floor(r, q) ||
-                c->seen[q] == c->seen_stamp)
+            if (q == SQ_NONE || p->box_at[q] != NO_BOX || reach_floor(r, q))
+                continue;
+            uint32_t id = region_of(c, p, q);
+            if (c->reg_seen[id])
                 continue;
             if (seeds++ >= c->max_seeds)
                 return best;
             int n = try_seed(c, p, r, q);
-            {
-                /* mark the seed corral tried, so it seeds no further attempt */
-                int head = 0, tail = 0;
-                c->seen[q] = c->seen_stamp;
-                c->queue[tail++] = q;
-                while (head < tail) {
-                    sq_t x = c->queue[head++];
-                    for (int e = 0; e < 4; e++) {
-                        sq_t y = b->nb[x][e];
-                        if (y != SQ_NONE && p->box_at[y] == NO_BOX && c->seen[y] != c->seen_stamp &&
-                            !reach_floor(r, y)) {
-                            c->seen[y] = c->seen_stamp;
-                            c->queue[tail++] = y;
-                        }
-                    }
-                }
-            }
+            c->reg_seen[id] = 1; /* the seed corral seeds no further attempt */
             if (n >= 0 && (best < 0 || n < best)) {
                 best = n;
                 memset(allow, 0, (size_t)b->nboxes);

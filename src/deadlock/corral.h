@@ -30,10 +30,21 @@
 #include "../core/reach.h"
 
 typedef struct corral_ctx {
-    uint32_t *sq_mark;  /* [nsq] == stamp: square in S */
+    /* The corrals of the position, labelled on demand, once per call of
+     * corral_prune: region[s] is the corral of free unreachable square s
+     * when lab[s] == call; per corral: whether it holds a goal, and the
+     * boxes next to it (rbox[reg_first[id]..reg_end[id]), with repeats). */
+    uint32_t *lab, call;
+    uint32_t *region;
+    uint32_t nregions;
+    uint8_t *reg_goal;
+    uint8_t *reg_seen;   /* corral already tried as a seed in this call */
+    uint32_t *reg_mark;  /* == stamp: corral in S */
+    uint32_t *reg_first, *reg_end;
+    uint16_t *rbox;      /* [4 nsq] */
+    uint32_t nrbox;
     uint32_t *box_mark; /* [nboxes] == stamp: box in F */
-    uint32_t *seen;     /* [nsq] == seen_stamp: seed corral already tried */
-    uint32_t stamp, seen_stamp;
+    uint32_t stamp;
     sq_t *queue;        /* [nsq] flood fill */
     uint16_t *work;     /* [nboxes] F boxes waiting to be checked */
     uint16_t *fence;    /* [nboxes] F boxes of the current attempt */
