@@ -148,6 +148,8 @@ static void write_json(FILE *f, const level *lv, const solve_result *r)
     sb_json_string(&b, r->reason);
     sb_printf(&b, ",\"seconds\":%.3f,\"nodes\":%llu,\"expanded\":%llu", r->seconds,
               (unsigned long long)r->st.nodes, (unsigned long long)r->st.expanded);
+    if (r->lower_bound >= 0)
+        sb_printf(&b, ",\"lower_bound\":%ld", r->lower_bound);
     if (r->status == RESULT_SOLVED) {
         sb_printf(&b,
                   ",\"moves\":%ld,\"pushes\":%ld,\"box_lines\":%ld,\"box_changes\":%ld,"
@@ -410,8 +412,11 @@ int cmd_solve(int argc, char **argv)
                 total_moves += r->metrics.moves;
                 total_pushes += r->metrics.pushes;
             } else {
-                fprintf(stderr, "%7s  %6s  %s\n", "-", "-",
+                fprintf(stderr, "%7s  %6s  %s", "-", "-",
                         r->status == RESULT_INVALID ? "invalid level" : r->reason);
+                if (r->lower_bound >= 0)
+                    fprintf(stderr, ", at least %ld pushes", r->lower_bound);
+                fputc('\n', stderr);
             }
             if (verbose)
                 print_counters(stderr, "        ", &r->st, r->seconds);

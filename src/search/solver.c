@@ -41,6 +41,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
                  solve_result *res)
 {
     memset(res, 0, sizeof *res);
+    res->lower_bound = -1;
     int64_t t0 = timer_now_ns();
     if (lv->error) {
         res->status = RESULT_INVALID;
@@ -114,6 +115,15 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
         moves_free(&mv);
     } else {
         snprintf(res->reason, sizeof res->reason, "%s", stop_reason_text(out.stop));
+    }
+    /* In push-optimal mode every expanded f is at most the optimal push
+     * count (the bound is admissible and an expanded node has the least f
+     * of the open list), so the highest one is a proven lower bound. */
+    if (o->search != 1 && o->optimal) {
+        if (res->status == RESULT_SOLVED && res->optimal)
+            res->lower_bound = res->metrics.pushes;
+        else if (out.stop != STOP_EXHAUSTED && !out.solved)
+            res->lower_bound = (long)out.st.best_lower_bound;
     }
     push_seq_free(&out.pushes);
     board_free(&b);

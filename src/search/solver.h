@@ -17,6 +17,8 @@ typedef struct solve_result {
     result_status status;
     char reason[512]; /* why not solved: a stop reason or the level's error */
     int optimal;      /* push count proven optimal */
+    long lower_bound; /* push-optimal mode: every solution has at least this
+                         many pushes (proven); -1 when not known */
     double seconds;
     stats st;
     sol_metrics metrics; /* of the verified solution */

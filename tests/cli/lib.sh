@@ -31,6 +31,10 @@ expect_err() {
 expect_out() {
     if grep -Eq -- "$1" "$WORK/out"; then pass; else fail "$2: stdout lacks /$1/: $(head -c 300 "$WORK/out")"; fi
 }
+# expect_no_out PATTERN DESCRIPTION  (stdout must not match)
+expect_no_out() {
+    if grep -Eq -- "$1" "$WORK/out"; then fail "$2: stdout matches /$1/"; else pass; fi
+}
 # expect_no_crash DESCRIPTION: exit status is one of keeper's (0, 1, 2)
 expect_no_crash() {
     if [ "$RC" -le 2 ]; then pass; else fail "$1: exit $RC (crash or signal)"; fi

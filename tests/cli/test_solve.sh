@@ -232,6 +232,28 @@ else
     skip "$LEVELS not found: Microban 1-20 round trip"
 fi
 
+# --- lower_bound: push-optimal mode reports the proven lower bound, equal
+# to the pushes when solved, at most the best known when stopped early;
+# fast mode reports none.
+run "$KEEPER" solve "$DEMO" --optimal pushes --format jsonl
+n=$(grep -c '"lower_bound"' "$WORK/out")
+[ "$n" -eq "$(grep -c '"status":"solved"' "$WORK/out")" ] && [ "$n" -gt 0 ] && pass ||
+    fail "optimal mode: $n lower bounds for $(grep -c '"status":"solved"' "$WORK/out") solved levels"
+bad=$(sed -n 's/.*"lower_bound":\([0-9]*\),.*"pushes":\([0-9]*\),.*/\1 \2/p' "$WORK/out" | awk '$1 != $2')
+[ -z "$bad" ] && pass || fail "optimal mode: lower bound differs from the proven pushes: $bad"
+run "$KEEPER" solve "$DEMO" --format jsonl
+expect_no_out '"lower_bound"' "fast mode reports no lower bound"
+if have_shared && [ -f "$LEVELS/solutions/xsokoban90.best_known.csv" ]; then
+    run "$KEEPER" solve "$LEVELS/xsokoban90.xsb" --level 4 --optimal pushes --time 1 --format jsonl
+    lb=$(sed -n 's/.*"lower_bound":\([0-9]*\).*/\1/p' "$WORK/out")
+    best=$(awk -F, '$1 == 4 { print $6 }' "$LEVELS/solutions/xsokoban90.best_known.csv")
+    [ -n "$lb" ] && [ -n "$best" ] && [ "$lb" -gt 0 ] && [ "$lb" -le "$best" ] && pass ||
+        fail "XSokoban 4, optimal, 1 s: lower bound '$lb', best known '$best'"
+    expect_err 'time limit, at least [0-9]+ pushes' "the table gives the lower bound of an unsolved level"
+else
+    skip "$LEVELS/solutions/xsokoban90.best_known.csv not found: the lower bound of XSokoban 4"
+fi
+
 # --- the default search (A*, being written) solves the first demo level
 run "$KEEPER" solve "$DEMO" --level 1 --time 10 --format lurd
 expect_rc 0 "default search solves Warm-up"
