@@ -63,6 +63,11 @@ def main():
     opt = sorted(i for i, r in runs.items() if r.get("optimal"))
     if opt:
         print(f"  proven push-optimal: {len(opt)}: {ranges(opt)}")
+    lbs = [(i, r["lower_bound"]) for i, r in sorted(runs.items())
+           if r["status"] != "solved" and r.get("lower_bound") is not None]
+    if lbs:
+        print("  unsolved, proven lower bound (pushes): " +
+              ", ".join(f"{i}: {lb}" for i, lb in lbs))
     if len(sys.argv) < 3:
         return
     peer = load_peer(sys.argv[2])
