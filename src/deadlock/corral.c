@@ -17,8 +17,7 @@ void corral_init(corral_ctx *c, const board *b)
     c->reg_goal = xcalloc(n, 1);
     c->reg_seen = xcalloc(n, 1);
     c->reg_mark = xcalloc(n, sizeof(uint32_t));
-    c->reg_first = xcalloc(n, sizeof(uint32_t));
-    c->reg_end = xcalloc(n, sizeof(uint32_t));
+    c->reg_box = xcalloc(n + 1, sizeof(uint32_t));
     c->rbox = xmalloc(sizeof(uint16_t) * 4 * n);
     c->box_mark = xcalloc((size_t)b->nboxes, sizeof(uint32_t));
     c->queue = xmalloc(sizeof(sq_t) * n);
@@ -36,8 +35,7 @@ void corral_free(corral_ctx *c)
     free(c->reg_goal);
     free(c->reg_seen);
     free(c->reg_mark);
-    free(c->reg_first);
-    free(c->reg_end);
+    free(c->reg_box);
     free(c->rbox);
     free(c->box_mark);
     free(c->queue);
@@ -63,7 +61,6 @@ static uint32_t region_of(corral_ctx *c, const position *p, sq_t s)
     c->lab[s] = c->call;
     c->region[s] = id;
     c->queue[tail++] = s;
-    c->reg_first[id] = c->nrbox;
     while (head < tail) {
         sq_t x = c->queue[head++];
         goal |= b->is_goal[x];
@@ -81,7 +78,7 @@ static uint32_t region_of(corral_ctx *c, const position *p, sq_t s)
             }
         }
     }
-    c->reg_end[id] = c->nrbox;
+    c->reg_box[id + 1] = c->nrbox;
     c->reg_goal[id] = goal;
     c->reg_seen[id] = 0;
     c->reg_mark[id] = 0;
@@ -123,7 +120,7 @@ static void add_region(attempt *t, sq_t s)
         return;
     c->reg_mark[id] = c->stamp;
     t->empty_goal |= c->reg_goal[id];
-    for (uint32_t k = c->reg_first[id]; k < c->reg_end[id]; k++)
+    for (uint32_t k = c->reg_box[id]; k < c->reg_box[id + 1]; k++)
         add_box(t, c->rbox[k]);
 }
 
@@ -200,6 +197,7 @@ int corral_prune(corral_ctx *c, const position *p, const reach *r, uint8_t *allo
     }
     c->nregions = 0;
     c->nrbox = 0;
+    c->reg_box[0] = 0;
     int best = -1, seeds = 0;
     for (int i = 0; i < b->nboxes && best != 0; i++) {
         sq_t s = p->boxes[i];

@@ -33,14 +33,16 @@ typedef struct corral_ctx {
     /* The corrals of the position, labelled on demand, once per call of
      * corral_prune: region[s] is the corral of free unreachable square s
      * when lab[s] == call; per corral: whether it holds a goal, and the
-     * boxes next to it (rbox[reg_first[id]..reg_end[id]), with repeats). */
+     * boxes next to it (rbox[reg_box[id]..reg_box[id + 1]), with repeats;
+     * corrals are labelled one after the other, so each one's boxes start
+     * where the previous one's end). */
     uint32_t *lab, call;
     uint32_t *region;
     uint32_t nregions;
     uint8_t *reg_goal;
     uint8_t *reg_seen;   /* corral already tried as a seed in this call */
     uint32_t *reg_mark;  /* == stamp: corral in S */
-    uint32_t *reg_first, *reg_end;
+    uint32_t *reg_box;   /* [nsq + 1] */
     uint16_t *rbox;      /* [4 nsq] */
     uint32_t nrbox;
     uint32_t *box_mark; /* [nboxes] == stamp: box in F */
