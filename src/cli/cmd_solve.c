@@ -150,6 +150,10 @@ static void write_json(FILE *f, const level *lv, const solve_result *r)
               (unsigned long long)r->st.nodes, (unsigned long long)r->st.expanded);
     if (r->lower_bound >= 0)
         sb_printf(&b, ",\"lower_bound\":%ld", r->lower_bound);
+    if (r->strategy && r->strategy[0]) {
+        sb_puts(&b, ",\"strategy\":");
+        sb_json_string(&b, r->strategy);
+    }
     if (r->status == RESULT_SOLVED) {
         sb_printf(&b,
                   ",\"moves\":%ld,\"pushes\":%ld,\"box_lines\":%ld,\"box_changes\":%ld,"
@@ -357,8 +361,13 @@ int cmd_solve(int argc, char **argv)
                 njobs == 1 ? "" : "s");
         if (o.time > 0)
             fprintf(stderr, ", %g s per level", o.time);
+        static const char *const strategy_name[] = {"A*", "feature-space search",
+                                                    "portfolio of feature-space search and A*"};
         fprintf(stderr, ", %lld MiB, %d thread%s, %s%s\n", o.memory, threads,
-                threads == 1 ? "" : "s", o.search == 1 ? "breadth-first" : "A*",
+                threads == 1 ? "" : "s",
+                o.search == 1 ? "breadth-first"
+                : o.optimal   ? "A*"
+                              : strategy_name[o.strategy],
                 o.optimal ? ", push-optimal" : "");
         fprintf(stderr, "%6s  %-20s  %-8s  %9s  %12s  %7s  %6s  %s\n", "level", "title",
                 "result", "time", "nodes", "moves", "pushes", "note");

@@ -4,6 +4,7 @@
 #include "nodes.h"
 #include "openlist.h"
 #include "boxpath.h"
+#include "pstack.h"
 #include "../analysis/packing.h"
 #include "../core/position.h"
 #include "../core/reach.h"
@@ -34,12 +35,7 @@
 /* Corral deadlock searches keep at most this many boxes. */
 #define SUBSET_MAX_BOXES 64
 
-typedef struct path_entry {
-    uint32_t node;
-    undo_rec u;
-} path_entry;
-
-typedef struct astar {
+struct astar {
     const board *b;
     const astar_config *cfg;
     search_limits *lim;
@@ -71,69 +67,20 @@ typedef struct astar {
                                ordinary pushes are generated */
     uint8_t *allow[MAX_EXT_DEPTH + 2]; /* PI-corral: allowed directions per box */
 
-    /* The pushes on the board, from the root: path[0] is the root. */
-    path_entry *path;
-    uint32_t npath, cappath;
-    u32map onpath;   /* node index -> position in path */
+    pstack path;     /* the pushes on the board, from the root */
     u32map deferred; /* nodes whose ordinary pushes wait after a packing macro */
-    uint32_t *chain; /* scratch for SetPosition */
-    uint32_t capchain;
 
+    search_outcome *out;
+    uint32_t turn;   /* expansions so far: with two open lists, which one is next */
+    int finished;    /* the search has ended (solved, exhausted or a limit) */
+    uint64_t budget; /* astar_step: stored positions at which to pause (0 = none);
+                        past it no depth-first extension starts */
     uint32_t goal;
     stop_reason stop;
     uint32_t fmin; /* f of the node being expanded */
     int64_t next_progress;
     uint32_t checks; /* expansions since the last limit check */
-} astar;
-
-/* ---------------------------------------------------------- board walks */
-
-static void path_push(astar *a, uint32_t idx, const undo_rec *u)
-{
-    if (a->npath == a->cappath) {
-        a->cappath *= 2;
-        a->path = xrealloc(a->path, sizeof(path_entry) * a->cappath);
-    }
-    a->path[a->npath].node = idx;
-    a->path[a->npath].u = *u;
-    u32map_put(&a->onpath, idx, a->npath);
-    a->npath++;
-}
-
-static void path_pop(astar *a)
-{
-    path_entry *e = &a->path[--a->npath];
-    pos_undo(&a->pos, &e->u);
-    u32map_del(&a->onpath, e->node);
-}
-
-/* Puts node `target` on the board: undo to the deepest node of the current
- * path that is an ancestor of target, then replay target's pushes. */
-static void set_position(astar *a, uint32_t target)
-{
-    uint32_t n = 0, x = target;
-    uint32_t k;
-    while ((k = u32map_get(&a->onpath, x)) == U32MAP_NONE) {
-        if (n == a->capchain) {
-            a->capchain *= 2;
-            a->chain = xrealloc(a->chain, sizeof(uint32_t) * a->capchain);
-        }
-        a->chain[n++] = x;
-        x = nodes_at(&a->ns, x)->parent;
-    }
-    while (a->npath > k + 1) {
-        path_pop(a);
-        a->st->setpos_steps++;
-    }
-    while (n > 0) {
-        uint32_t y = a->chain[--n];
-        const node *nd = nodes_at(&a->ns, y);
-        undo_rec u;
-        pos_relocate(&a->pos, nd->from, nd->to, a->b->nb[nd->to][DIR_OPP(node_dir(nd))], &u);
-        path_push(a, y, &u);
-        a->st->setpos_steps++;
-    }
-}
+};
 
 /* ---------------------------------------------------------- expansion */
 
@@ -367,11 +314,12 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
         pos_undo(p, &u);
         return 1;
     }
-    if (a->cfg->dfs_ext && f == a->fmin && depth + 1 < MAX_EXT_DEPTH && h != 0) {
+    if (a->cfg->dfs_ext && f == a->fmin && depth + 1 < MAX_EXT_DEPTH && h != 0 &&
+        (a->budget == 0 || a->st->nodes < a->budget)) {
         a->st->dfs_extensions++;
-        path_push(a, child, &u);
+        pstack_push(&a->path, child, &u);
         int stop = expand(a, child, depth + 1);
-        path_pop(a); /* undoes the move */
+        pstack_pop(&a->path, &a->pos); /* undoes the move */
         return stop;
     }
     if (queue_node(a, child, ng, h) != 0) {
@@ -530,16 +478,18 @@ static int expand(astar *a, uint32_t n, int depth)
 
 /* ---------------------------------------------------------- driver */
 
-void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, membudget *mem,
-                 search_outcome *out)
+astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, membudget *mem,
+                   search_outcome *out)
 {
     memset(out, 0, sizeof *out);
+    out->strategy = "astar";
     astar *a = xcalloc(1, sizeof *a);
     a->b = b;
     a->cfg = cfg;
     a->lim = lim;
     a->mem = mem;
     a->st = &out->st;
+    a->out = out;
     a->nq = 1;
     a->weight[0] = cfg->optimal ? 1 : MAX(1, cfg->weight);
     if (!cfg->optimal && cfg->weight2 > 0) {
@@ -577,12 +527,8 @@ void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, me
     a->dirs = xmalloc((size_t)b->nsq * 4 + 1);
     for (int d = 0; d < MAX_EXT_DEPTH + 2; d++)
         a->allow[d] = xcalloc((size_t)b->nboxes, 1);
-    a->cappath = 256;
-    a->path = xmalloc(sizeof(path_entry) * a->cappath);
-    u32map_init(&a->onpath, 1024);
+    pstack_init(&a->path);
     u32map_init(&a->deferred, 1024);
-    a->capchain = 256;
-    a->chain = xmalloc(sizeof(uint32_t) * a->capchain);
     ol_init(&a->open[0], mem);
     ol_init(&a->open[1], mem);
     a->next_progress = lim->progress ? lim->start_ns + (int64_t)(lim->progress_every * 1e9) : 0;
@@ -590,7 +536,8 @@ void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, me
     int ok = nodes_init(&a->ns, mem) == 0 && lb_init(&a->lb, b, cfg->matching, mem) == 0;
     if (!ok) {
         out->stop = STOP_MEMORY;
-        goto done;
+        a->finished = 1;
+        return a;
     }
     /* The root. */
     {
@@ -601,34 +548,49 @@ void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, me
             dead_start |= b->dead[a->pos.boxes[i]];
         if (h64 == LB_INF || dead_start) {
             out->stop = STOP_EXHAUSTED;
-            goto done;
+            a->finished = 1;
+        return a;
         }
         uint32_t h = h64 > NODE_MAX_H ? NODE_MAX_H : (uint32_t)h64;
         a->packing_defer = MAX(3u, h / 4);
         uint32_t root = nodes_add(&a->ns, a->pos.hash ^ b->zplayer[norm], NODE_NONE, 0, 0, 0, 0, h);
         if (root == NODE_NONE) {
             out->stop = STOP_MEMORY;
-            goto done;
+            a->finished = 1;
+        return a;
         }
         out->st.nodes = 1;
         undo_rec none = {0, 0, 0, 0};
-        path_push(a, root, &none);
+        pstack_push(&a->path, root, &none);
         if (pos_solved(&a->pos)) {
             a->goal = root;
-            goto done;
+            a->finished = 1;
+        return a;
         }
         if (queue_node(a, root, 0, h) != 0) {
             out->stop = STOP_MEMORY;
-            goto done;
+            a->finished = 1;
+        return a;
         }
     }
-    uint32_t turn = 0;
+    return a;
+}
+
+int astar_step(astar *a, uint64_t node_budget)
+{
+    search_outcome *out = a->out;
+    const astar_config *cfg = a->cfg;
+    if (a->finished)
+        return 1;
+    a->budget = node_budget;
     for (;;) {
+        if (node_budget && out->st.nodes >= node_budget)
+            return 0;
         if (limits_hit(a))
             break;
         /* With two open lists, expansions alternate between them. */
         uint32_t n, f, h;
-        int q = (int)(turn++ % (uint32_t)a->nq), got = -1;
+        int q = (int)(a->turn++ % (uint32_t)a->nq), got = -1;
         for (int k = 0; k < a->nq && got != 0; k++)
             if ((got = ol_pop(&a->open[(q + k) % a->nq], &n, &f, &h)) == 0)
                 q = (q + k) % a->nq;
@@ -642,7 +604,7 @@ void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, me
             a->checks++; /* stale entry: count it towards the limit checks */
             continue;
         }
-        set_position(a, n);
+        out->st.setpos_steps += pstack_set(&a->path, &a->pos, &a->ns, n);
         if (cfg->check)
             debug_check(a);
         if (h == 0 && pos_solved(&a->pos)) {
@@ -659,27 +621,18 @@ void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, me
             break;
     }
     out->stop = a->stop;
+    a->finished = 1;
+    return 1;
+}
 
-done:
+void astar_end(astar *a)
+{
+    search_outcome *out = a->out;
+    const astar_config *cfg = a->cfg;
+    membudget *mem = a->mem;
     if (a->goal != NODE_NONE) {
-        uint32_t cnt = 0;
-        for (uint32_t x = a->goal; nodes_at(&a->ns, x)->parent != NODE_NONE;
-             x = nodes_at(&a->ns, x)->parent)
-            cnt++;
         push_seq ps = {0};
-        for (uint32_t i = 0; i < cnt; i++)
-            push_seq_add(&ps, 0, 0, 0, 0);
-        uint32_t i = cnt;
-        for (uint32_t x = a->goal; nodes_at(&a->ns, x)->parent != NODE_NONE;
-             x = nodes_at(&a->ns, x)->parent) {
-            const node *nd = nodes_at(&a->ns, x);
-            const node *pn = nodes_at(&a->ns, nd->parent);
-            --i;
-            ps.v[i].from = nd->from;
-            ps.v[i].to = nd->to;
-            ps.v[i].dir = (uint8_t)node_dir(nd);
-            ps.v[i].pushes = node_g(nd) - node_g(pn);
-        }
+        nodes_path(&a->ns, a->goal, &ps);
         out->pushes = ps;
         out->solved = 1;
         out->optimal = cfg->optimal;
@@ -710,10 +663,16 @@ done:
     free(a->dirs);
     for (int d = 0; d < MAX_EXT_DEPTH + 2; d++)
         free(a->allow[d]);
-    free(a->path);
-    u32map_free(&a->onpath);
+    pstack_free(&a->path);
     u32map_free(&a->deferred);
-    free(a->chain);
     pos_free(&a->pos);
     free(a);
+}
+
+void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, membudget *mem,
+                 search_outcome *out)
+{
+    astar *a = astar_begin(b, cfg, lim, mem, out);
+    astar_step(a, 0);
+    astar_end(a);
 }

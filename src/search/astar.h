@@ -39,4 +39,16 @@ typedef struct astar_config {
 void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, membudget *mem,
                  search_outcome *out);
 
+/* The same search in slices, for a portfolio: astar_begin sets it up (it
+ * may already be finished, e.g. when the start is solved), astar_step runs
+ * until `out` counts node_budget stored positions (0 = no budget) and then
+ * returns 0, or returns 1 once the search has ended (solved, exhausted or a
+ * limit hit: out->stop says which); astar_end writes the solution into out
+ * and frees everything. astar_solve is begin, step(0), end. */
+typedef struct astar astar;
+astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, membudget *mem,
+                   search_outcome *out);
+int astar_step(astar *a, uint64_t node_budget);
+void astar_end(astar *a);
+
 #endif

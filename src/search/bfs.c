@@ -153,6 +153,7 @@ static void bfs_run(const board *b, const position *start, const bfs_config *cfg
                     search_limits *lim, membudget *mem, search_outcome *out)
 {
     memset(out, 0, sizeof *out);
+    out->strategy = "bfs";
     bfs_store st;
     memset(&st, 0, sizeof st);
     st.mem = mem;

@@ -114,10 +114,16 @@ static int relaxed_reachable(boxpath *bp, const position *p, sq_t from, sq_t to,
 
 int boxpath_search(boxpath *bp, position *p, sq_t from, sq_t to, uint8_t *dirs, int max_pushes)
 {
+    return boxpath_search_dir(bp, p, from, to, -1, dirs, max_pushes);
+}
+
+int boxpath_search_dir(boxpath *bp, position *p, sq_t from, sq_t to, int last_dir, uint8_t *dirs,
+                       int max_pushes)
+{
     const board *b = p->b;
-    if (from == to)
+    if (from == to && last_dir < 0)
         return 0;
-    if (!relaxed_reachable(bp, p, from, to, max_pushes))
+    if (from != to && !relaxed_reachable(bp, p, from, to, max_pushes))
         return -1;
     if (++bp->stamp == 0) {
         memset(bp->mark, 0, sizeof(uint32_t) * (size_t)bp->nsq * 4);
@@ -165,7 +171,7 @@ int boxpath_search(boxpath *bp, position *p, sq_t from, sq_t to, uint8_t *dirs, 
             bp->mark[ns] = bp->stamp;
             bp->parent[ns] = st;
             bp->depth[ns] = depth + 1;
-            if (ahead == to) {
+            if (ahead == to && (last_dir < 0 || d == last_dir)) {
                 found = ns;
                 break;
             }
@@ -187,4 +193,82 @@ int boxpath_search(boxpath *bp, position *p, sq_t from, sq_t to, uint8_t *dirs, 
     for (int x = found; x != START; x = bp->parent[x])
         dirs[--i] = (uint8_t)DIR_OPP(x % 4); /* push direction: away from the player */
     return n;
+}
+
+int boxpath_moves(boxpath *bp, position *p, const reach *r, sq_t from, unsigned first_allow,
+                  box_move *out)
+{
+    const board *b = p->b;
+    if (++bp->stamp == 0) {
+        memset(bp->mark, 0, sizeof(uint32_t) * (size_t)bp->nsq * 4);
+        memset(bp->side_stamp, 0, sizeof(uint32_t) * (size_t)bp->nsq * 4);
+        bp->stamp = 1;
+    }
+    sq_t player0 = p->player;
+    int head = 0, tail = 0, nout = 0;
+    /* The start: the sides the player reaches now are one region. */
+    int sides0 = 0;
+    for (int d = 0; d < 4; d++) {
+        sq_t t = b->nb[from][d];
+        if (t != SQ_NONE && p->box_at[t] == NO_BOX && reach_floor(r, t))
+            sides0 |= 1 << d;
+    }
+    for (int d = 0; d < 4; d++)
+        if (sides0 & (1 << d)) {
+            bp->side_stamp[from * 4 + d] = bp->stamp;
+            bp->side_mask[from * 4 + d] = (uint8_t)sides0;
+            bp->mark[from * 4 + d] = bp->stamp;
+        }
+    for (int d = 0; d < 4; d++) {
+        sq_t ahead = b->nb[from][d];
+        if (!(first_allow & (1u << d)) || !(sides0 & (1 << DIR_OPP(d))) || ahead == SQ_NONE ||
+            p->box_at[ahead] != NO_BOX || b->dead[ahead])
+            continue;
+        int ns = ahead * 4 + DIR_OPP(d);
+        bp->mark[ns] = bp->stamp;
+        bp->depth[ns] = 1;
+        bp->queue[tail++] = ns;
+    }
+    sq_t cur_box = from;
+    while (head < tail) {
+        int st = bp->queue[head++];
+        if (bp->side_stamp[st] == bp->stamp)
+            continue; /* a side of a region already served at this square */
+        sq_t box = (sq_t)(st / 4);
+        sq_t pl = b->nb[box][st % 4];
+        if (box != cur_box) {
+            undo_rec u;
+            pos_relocate(p, cur_box, box, pl, &u);
+            cur_box = box;
+        }
+        p->player = pl;
+        int sides = sides_reached(bp, p, box, pl);
+        for (int d = 0; d < 4; d++)
+            if (sides & (1 << d)) {
+                bp->side_stamp[box * 4 + d] = bp->stamp;
+                bp->side_mask[box * 4 + d] = (uint8_t)sides;
+            }
+        out[nout].to = box;
+        out[nout].dir = (uint8_t)DIR_OPP(st % 4);
+        out[nout].pushes = (uint16_t)MIN(bp->depth[st], 0xFFFF);
+        nout++;
+        for (int d = 0; d < 4; d++) {
+            sq_t ahead = b->nb[box][d];
+            if (!(sides & (1 << DIR_OPP(d))) || ahead == SQ_NONE || p->box_at[ahead] != NO_BOX ||
+                b->dead[ahead])
+                continue;
+            int ns = ahead * 4 + DIR_OPP(d);
+            if (bp->mark[ns] == bp->stamp)
+                continue;
+            bp->mark[ns] = bp->stamp;
+            bp->depth[ns] = bp->depth[st] + 1;
+            bp->queue[tail++] = ns;
+        }
+    }
+    if (cur_box != from) {
+        undo_rec u;
+        pos_relocate(p, cur_box, from, player0, &u);
+    }
+    p->player = player0;
+    return nout;
 }

@@ -30,5 +30,32 @@ void boxpath_free(boxpath *bp);
  * dirs[0..count) (room for 4 * nsq entries) hold the push directions.
  * p is unchanged on return. */
 int boxpath_search(boxpath *bp, position *p, sq_t from, sq_t to, uint8_t *dirs, int max_pushes);
+/* The same, with the last push in direction last_dir (the player ends on
+ * the square behind `to`, as a macro move recorded it), or in any
+ * direction when last_dir < 0. */
+int boxpath_search_dir(boxpath *bp, position *p, sq_t from, sq_t to, int last_dir, uint8_t *dirs,
+                       int max_pushes);
+
+/* One macro box move (a box pushed along a path, the player walking freely
+ * between pushes): the box ends on `to` after `pushes` pushes, the last in
+ * direction `dir`, so the player stands on the square behind it. */
+typedef struct box_move {
+    sq_t to;
+    uint8_t dir;
+    uint16_t pushes;
+} box_move;
+
+/* Every macro move of the box on `from` in position p, the other boxes
+ * standing still; r must hold the player's reachable squares in p. One
+ * move per box square and player region: a square the box reaches with
+ * the player able to get to several of its sides gives one move, the
+ * first found (fewest pushes); the box back on `from` counts only with the
+ * player in a region other than his present one. The box never enters a
+ * dead square (b->dead), and its first push must be in a direction of
+ * first_allow (bit d for direction d; 0xF allows all). Writes at most
+ * 4 * nsq moves into out and returns their count; p is unchanged on
+ * return. Moves come in order of their push counts. */
+int boxpath_moves(boxpath *bp, position *p, const reach *r, sq_t from, unsigned first_allow,
+                  box_move *out);
 
 #endif

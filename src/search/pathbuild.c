@@ -71,7 +71,7 @@ int path_build(const board *b, const push_seq *ps, movelist *out)
             }
             continue;
         }
-        int n = boxpath_search(&bp, &p, st->from, st->to, dirs, 0);
+        int n = boxpath_search_dir(&bp, &p, st->from, st->to, st->dir, dirs, 0);
         if (n <= 0) {
             rc = -1;
             break;

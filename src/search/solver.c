@@ -2,6 +2,8 @@
 #include "solver.h"
 #include "astar.h"
 #include "bfs.h"
+#include "fess.h"
+#include "portfolio.h"
 #include "pathbuild.h"
 #include "../analysis/distance.h"
 #include "../core/board.h"
@@ -75,7 +77,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
         bfs_config cfg = {.prune_dead = (int)o->dead_squares};
         bfs_solve(&b, &cfg, lim, &mem, &out);
     } else {
-        astar_config cfg = {
+        astar_config acfg = {
             .optimal = (int)o->optimal,
             .weight = (int)o->weight,
             .weight2 = (int)o->weight2,
@@ -90,9 +92,26 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             .reach_reuse = (int)o->reach_reuse,
             .check = (int)o->check,
         };
-        astar_solve(&b, &cfg, lim, &mem, &out);
+        fess_config fcfg = {
+            .freeze = (int)o->freeze,
+            .corrals = (int)o->corrals,
+            .deadlock_search = (int)o->deadlock_search,
+            .matching = (int)o->matching,
+            .packing = (int)o->packing,
+            .advisors = (int)o->advisors,
+            .check = (int)o->check,
+        };
+        if (o->optimal || o->strategy == 0) {
+            astar_solve(&b, &acfg, lim, &mem, &out);
+        } else if (o->strategy == 1) {
+            fess_solve(&b, &fcfg, lim, &mem, &out);
+        } else {
+            portfolio_config pcfg = {.astar = acfg, .fess = fcfg};
+            portfolio_solve(&b, &pcfg, lim, &mem, &out);
+        }
     }
     res->st = out.st;
+    res->strategy = out.strategy ? out.strategy : "";
     if (out.solved) {
         movelist mv;
         moves_init(&mv);

@@ -20,6 +20,7 @@ typedef struct solve_result {
     long lower_bound; /* push-optimal mode: every solution has at least this
                          many pushes (proven); -1 when not known */
     double seconds;
+    const char *strategy; /* the search that found the solution, or that ran */
     stats st;
     sol_metrics metrics; /* of the verified solution */
     char *lurd;          /* the verified solution, NULL unless solved */

@@ -87,6 +87,12 @@ static int parse_value(const opt_desc *d, const char *s, double *v, char *err, s
         *v = 0;
     } else if (!strcmp(d->name, "search") && !strcasecmp(s, "bfs")) {
         *v = 1;
+    } else if (!strcmp(d->name, "strategy") && !strcasecmp(s, "astar")) {
+        *v = 0;
+    } else if (!strcmp(d->name, "strategy") && !strcasecmp(s, "fess")) {
+        *v = 1;
+    } else if (!strcmp(d->name, "strategy") && !strcasecmp(s, "portfolio")) {
+        *v = 2;
     } else if (!strcmp(d->name, "optimal") && !strcasecmp(s, "pushes")) {
         *v = 1;
     } else {

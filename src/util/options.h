@@ -16,6 +16,8 @@
     X(threads, INT, 1, 1, 64, "levels solved at the same time")                              \
     X(optimal, INT, 0, 0, 1, "prove the push count optimal (also: --optimal pushes)")        \
     X(search, INT, 0, 0, 1, "search: 0 = A* (astar), 1 = breadth-first (bfs)")               \
+    X(strategy, INT, 2, 0, 2, "fast mode: 0 = A* (astar), 1 = feature-space search (fess), 2 = both in turn (portfolio)") \
+    X(advisors, INT, 1, 0, 1, "fess: advisors choose weight-0 moves (0 = all moves weigh the same)") \
     X(max_nodes, DBL, 0, 0, 1e15, "stop after storing this many positions (0 = no limit)")   \
     X(dead_squares, INT, 1, 0, 1, "prune pushes onto dead squares")                          \
     X(freeze, INT, 1, 0, 1, "prune freeze deadlocks")                                        \

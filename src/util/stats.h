@@ -28,6 +28,8 @@
     X(setpos_steps, "pushes made and unmade to put positions on the board")    \
     X(reach_calls, "player reachability computations")                         \
     X(reach_reused, "reachability updated from the parent's after a push")     \
+    X(cells, "feature-space cells made")                                       \
+    X(advised, "moves an advisor chose (weight 0)")                            \
     X(max_depth, "deepest position (pushes)")                                  \
     X(best_lower_bound, "highest f expanded (pushes)")                         \
     X(mem_bytes, "peak bytes in the search's memory budget")

@@ -254,10 +254,47 @@ else
     skip "$LEVELS/solutions/xsokoban90.best_known.csv not found: the lower bound of XSokoban 4"
 fi
 
-# --- the default search (A*, being written) solves the first demo level
-run "$KEEPER" solve "$DEMO" --level 1 --time 10 --format lurd
-expect_rc 0 "default search solves Warm-up"
-run "$KEEPER" verify "$DEMO" "$WORK/out" --level 1
-expect_rc 0 "default search: its Warm-up solution verifies"
+# --- every strategy solves every demo level, and the solutions verify;
+# jsonl names the strategy that found each solution
+for st in astar fess portfolio; do
+    run "$KEEPER" solve "$DEMO" --strategy $st --time 10 --format sok --output "$WORK/$st.sok"
+    expect_rc 0 "--strategy $st solves the demo levels"
+    run "$KEEPER" verify "$WORK/$st.sok"
+    expect_rc 0 "--strategy $st: the demo solutions verify"
+    run "$KEEPER" solve "$DEMO" --strategy $st --time 10 --format jsonl
+    n=$(grep -c '"status":"solved"' "$WORK/out")
+    [ "$n" -eq 8 ] && pass || fail "--strategy $st: $n demo levels solved in jsonl"
+    case $st in
+        portfolio) expect_out '"strategy":"(fess|astar)"' "--strategy portfolio: jsonl names the strategy" ;;
+        *) n=$(grep -c "\"strategy\":\"$st\"" "$WORK/out")
+           [ "$n" -eq 8 ] && pass || fail "--strategy $st: jsonl names it on $n levels" ;;
+    esac
+done
+run "$KEEPER" solve "$DEMO" --level 1 --format jsonl --search bfs
+expect_out '"strategy":"bfs"' "--search bfs: jsonl says bfs"
+run "$KEEPER" solve "$DEMO" --level 1 --format jsonl --strategy fess --optimal pushes
+expect_out '"strategy":"astar"' "--optimal pushes uses A* whatever the strategy"
+run "$KEEPER" solve "$DEMO" --strategy bogus
+expect_rc 2 "--strategy bogus is a usage error"
+
+# --- one thread: the same run twice gives the same nodes and solutions
+for st in fess portfolio; do
+    run "$KEEPER" solve "$DEMO" --strategy $st --format jsonl --quiet
+    sed 's/"seconds":[0-9.]*,//' "$WORK/out" > "$WORK/first"
+    run "$KEEPER" solve "$DEMO" --strategy $st --format jsonl --quiet
+    sed 's/"seconds":[0-9.]*,//' "$WORK/out" > "$WORK/second"
+    cmp -s "$WORK/first" "$WORK/second" && pass || fail "--strategy $st: two runs differ"
+done
+
+# --- the portfolio's node limit counts both searches
+if [ -f "$LEVELS/xsokoban90.xsb" ]; then
+    run "$KEEPER" solve "$LEVELS/xsokoban90.xsb" --level 39 --max-nodes 300000 --format jsonl
+    expect_out '"reason":"node limit"' "portfolio, XSokoban 39: node limit"
+    nodes=$(sed -n 's/.*"nodes":\([0-9]*\).*/\1/p' "$WORK/out")
+    [ -n "$nodes" ] && [ "$nodes" -ge 300000 ] && [ "$nodes" -le 301000 ] && pass ||
+        fail "portfolio, --max-nodes 300000: $nodes positions stored"
+else
+    skip "$LEVELS/xsokoban90.xsb not found: the portfolio's node limit"
+fi
 
 finish

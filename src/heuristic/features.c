@@ -1,0 +1,81 @@
+/* features.c: position features for the feature-space search (see
+ * features.h). */
+#include "features.h"
+#include "../util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void feat_init(feat_ctx *c, const board *b, const packing *pk)
+{
+    c->b = b;
+    c->pk = pk && pk->n > 0 ? pk : NULL;
+    c->room_next = xmalloc(sizeof(int) * (size_t)((c->pk ? c->pk->nrooms : 0) + 1));
+    c->stamp = xcalloc((size_t)b->nsq, sizeof(uint32_t));
+    c->ts = 0;
+    c->stack = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
+}
+
+void feat_free(feat_ctx *c)
+{
+    free(c->room_next);
+    free(c->stamp);
+    free(c->stack);
+    memset(c, 0, sizeof *c);
+}
+
+int feat_packed(const feat_ctx *c, const position *p)
+{
+    if (!c->pk)
+        return p->on_goal;
+    const packing *pk = c->pk;
+    /* Per room, the first goal of its order without a box; a room's packed
+     * count is that goal's place among the room's goals. Goals of the
+     * order are listed room by room interleaved, so count per room. */
+    int *filled = c->room_next;
+    for (int r = 0; r < pk->nrooms; r++)
+        filled[r] = 0; /* goals of room r filled so far, -1 once a gap is met */
+    int packed = 0;
+    for (int k = 0; k < pk->n; k++) {
+        int r = pk->room[k];
+        if (filled[r] < 0)
+            continue;
+        if (p->box_at[pk->order[k]] == NO_BOX) {
+            filled[r] = -1;
+            continue;
+        }
+        filled[r]++;
+        packed++;
+    }
+    return packed;
+}
+
+int feat_connectivity(feat_ctx *c, const position *p)
+{
+    const board *b = c->b;
+    if (++c->ts == 0) {
+        memset(c->stamp, 0, sizeof(uint32_t) * (size_t)b->nsq);
+        c->ts = 1;
+    }
+    uint32_t ts = c->ts;
+    int regions = 0;
+    for (int s0 = 0; s0 < b->nsq; s0++) {
+        if (c->stamp[s0] == ts || p->box_at[s0] != NO_BOX)
+            continue;
+        regions++;
+        int sp = 0;
+        c->stamp[s0] = ts;
+        c->stack[sp++] = (sq_t)s0;
+        while (sp > 0) {
+            sq_t s = c->stack[--sp];
+            for (int d = 0; d < 4; d++) {
+                sq_t t = b->nb[s][d];
+                if (t == SQ_NONE || c->stamp[t] == ts || p->box_at[t] != NO_BOX)
+                    continue;
+                c->stamp[t] = ts;
+                c->stack[sp++] = t;
+            }
+        }
+    }
+    return regions;
+}

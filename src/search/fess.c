@@ -1,0 +1,564 @@
+/* fess.c: the feature-space search (see fess.h). */
+#include "fess.h"
+#include "boxpath.h"
+#include "nodes.h"
+#include "pstack.h"
+#include "../analysis/packing.h"
+#include "../core/position.h"
+#include "../core/reach.h"
+#include "../deadlock/corral.h"
+#include "../deadlock/freeze.h"
+#include "../deadlock/subset.h"
+#include "../heuristic/features.h"
+#include "../heuristic/lowerbound.h"
+#include "../util/u32map.h"
+#include "../util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Corral deadlock searches keep at most this many boxes. */
+#define SUBSET_MAX_BOXES 64
+/* Expansions between limit checks. */
+#define CHECK_EVERY 16
+
+/* A child waiting in a cell: ordered by key (accumulated weight << 32 |
+ * the child's rank), then by age. */
+typedef struct fentry {
+    uint64_t key;
+    uint32_t seq;
+    uint32_t node;
+} fentry;
+
+typedef struct fcell {
+    uint32_t rank; /* the feature vector of the cell */
+    fentry *heap;  /* binary min-heap */
+    uint32_t n, cap;
+} fcell;
+
+/* A child of the expansion in progress. */
+typedef struct kid {
+    uint32_t node;
+    uint32_t rank;
+    uint8_t advised;
+} kid;
+
+struct fess {
+    const board *b;
+    const fess_config *cfg;
+    search_limits *lim;
+    membudget *mem;
+    stats *st;
+
+    position pos;
+    node_store ns;
+    pstack path;
+    reach r;  /* the expanded position's player region */
+    reach rc; /* a child's */
+    boxpath bp;
+    box_move *mv; /* [4 nsq] moves of one box */
+    freeze_ctx fz;
+    corral_ctx cc;
+    subset_ctx sub;
+    sq_t *sub_boxes;
+    uint8_t *allow; /* [nboxes] PI-corral: allowed first pushes per box */
+    lowerbound lb;
+    lb_sol sol;
+    int lb_ok;
+    packing pk;
+    feat_ctx fc;
+
+    fcell *cells;
+    uint32_t ncells, capcells;
+    u32map cell_of;    /* rank -> cell index */
+    uint32_t *by_rank; /* [ncells] cell indices, best rank first */
+    uint32_t rr;       /* round-robin: the next cell to serve */
+    uint64_t iter;
+
+    kid *kids;
+    uint32_t nkids, capkids;
+    uint32_t seq;
+
+    search_outcome *out;
+    int finished; /* the search has ended */
+    uint32_t goal;
+    stop_reason stop;
+    int64_t next_progress;
+    uint32_t checks;
+};
+
+/* ---------------------------------------------------------- cells */
+
+static inline int entry_less(const fentry *a, const fentry *b)
+{
+    return a->key < b->key || (a->key == b->key && a->seq < b->seq);
+}
+
+/* Adds an entry to cell c. Returns -1 when the memory budget refuses. */
+static int cell_push(fess *f, fcell *c, uint64_t key, uint32_t idx)
+{
+    if (c->n == c->cap) {
+        uint32_t ncap = c->cap ? c->cap * 2 : 16;
+        fentry *h = mem_realloc(f->mem, c->heap, sizeof(fentry) * c->cap, sizeof(fentry) * ncap);
+        if (!h)
+            return -1;
+        c->heap = h;
+        c->cap = ncap;
+    }
+    fentry e = {key, f->seq++, idx};
+    uint32_t i = c->n++;
+    while (i > 0) {
+        uint32_t up = (i - 1) / 2;
+        if (!entry_less(&e, &c->heap[up]))
+            break;
+        c->heap[i] = c->heap[up];
+        i = up;
+    }
+    c->heap[i] = e;
+    return 0;
+}
+
+static fentry cell_pop(fcell *c)
+{
+    fentry top = c->heap[0];
+    fentry last = c->heap[--c->n];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t l = 2 * i + 1;
+        if (l >= c->n)
+            break;
+        uint32_t m = l + 1 < c->n && entry_less(&c->heap[l + 1], &c->heap[l]) ? l + 1 : l;
+        if (!entry_less(&c->heap[m], &last))
+            break;
+        c->heap[i] = c->heap[m];
+        i = m;
+    }
+    if (c->n > 0)
+        c->heap[i] = last;
+    return top;
+}
+
+/* Drops entries of children expanded meanwhile from the top of c; returns
+ * 1 when a live entry is on top. */
+static int cell_live(fess *f, fcell *c)
+{
+    while (c->n > 0) {
+        if (!node_closed(nodes_at(&f->ns, c->heap[0].node)))
+            return 1;
+        cell_pop(c);
+    }
+    return 0;
+}
+
+/* The cell of rank `rank`, made when new (and then served next). Returns
+ * its index, or UINT32_MAX when memory runs out. */
+static uint32_t cell_get(fess *f, uint32_t rank)
+{
+    uint32_t i = u32map_get(&f->cell_of, rank);
+    if (i != U32MAP_NONE)
+        return i;
+    if (f->ncells == f->capcells) {
+        uint32_t ncap = f->capcells ? f->capcells * 2 : 64;
+        fcell *c = mem_realloc(f->mem, f->cells, sizeof(fcell) * f->capcells, sizeof(fcell) * ncap);
+        if (!c)
+            return UINT32_MAX;
+        f->cells = c;
+        uint32_t *br = mem_realloc(f->mem, f->by_rank, sizeof(uint32_t) * f->capcells,
+                                   sizeof(uint32_t) * ncap);
+        if (!br)
+            return UINT32_MAX;
+        f->by_rank = br;
+        f->capcells = ncap;
+    }
+    i = f->ncells++;
+    f->cells[i] = (fcell){.rank = rank};
+    u32map_put(&f->cell_of, rank, i);
+    uint32_t k = i;
+    while (k > 0 && f->cells[f->by_rank[k - 1]].rank > rank) {
+        f->by_rank[k] = f->by_rank[k - 1];
+        k--;
+    }
+    f->by_rank[k] = i;
+    f->rr = i;
+    f->st->cells++;
+    return i;
+}
+
+/* The cell to serve next, or UINT32_MAX when every cell is empty. Odd
+ * steps go round the cells in creation order, even steps take the best
+ * cell with a live child. */
+static uint32_t pick_cell(fess *f)
+{
+    f->iter++;
+    if (f->iter % 2 == 0) {
+        for (uint32_t k = 0; k < f->ncells; k++)
+            if (cell_live(f, &f->cells[f->by_rank[k]]))
+                return f->by_rank[k];
+        return UINT32_MAX;
+    }
+    for (uint32_t k = 0; k < f->ncells; k++) {
+        uint32_t i = (f->rr + k) % f->ncells;
+        if (cell_live(f, &f->cells[i])) {
+            f->rr = (i + 1) % f->ncells;
+            return i;
+        }
+    }
+    return UINT32_MAX;
+}
+
+/* ---------------------------------------------------------- expansion */
+
+static int limits_hit(fess *f)
+{
+    if (++f->checks < CHECK_EVERY)
+        return 0;
+    f->checks = 0;
+    f->st->mem_bytes = f->mem->peak;
+    stop_reason sr = search_check_limits(f->lim, f->st, &f->next_progress);
+    if (sr == STOP_NONE)
+        return 0;
+    f->stop = sr;
+    return 1;
+}
+
+/* The feature rank of the position on the board. */
+static uint32_t rank_here(fess *f)
+{
+    feat v = {0, 0, 0, 0};
+    v.packed = feat_packed(&f->fc, &f->pos);
+    v.conn = feat_connectivity(&f->fc, &f->pos);
+    return feat_rank(&v);
+}
+
+/* The deadlock tests a position passes before it is expanded; f->r holds
+ * its player region. Returns 1 when it is dead, else 0, with the PI-corral
+ * restriction in f->allow when *pruned > 0. */
+static int dead_on_expansion(fess *f, int *pruned)
+{
+    const position *p = &f->pos;
+    *pruned = -1;
+    if (f->lb_ok && lb_solve(&f->lb, &f->sol, p->boxes) == LB_INF) {
+        f->st->cut_bipartite++;
+        return 1;
+    }
+    if (!f->cfg->corrals)
+        return 0;
+    *pruned = corral_prune(&f->cc, p, &f->r, f->allow);
+    if (*pruned == 0) {
+        f->st->corral_deadlocks++;
+        return 1;
+    }
+    if (*pruned < 0)
+        return 0;
+    f->st->corrals++;
+    if (f->cfg->deadlock_search <= 0 || f->cc.nbest > f->sub.maxk)
+        return 0;
+    for (int k = 0; k < f->cc.nbest; k++)
+        f->sub_boxes[k] = p->boxes[f->cc.best_fence[k]];
+    uint64_t before = f->sub.searches;
+    int dead = subset_dead(&f->sub, f->sub_boxes, f->cc.nbest, p->player);
+    f->st->subset_searches += f->sub.searches - before;
+    if (dead) {
+        f->st->subset_deadlocks++;
+        return 1;
+    }
+    return 0;
+}
+
+static int add_kid(fess *f, uint32_t idx, uint32_t rank)
+{
+    if (f->nkids == f->capkids) {
+        f->capkids = f->capkids ? f->capkids * 2 : 256;
+        f->kids = xrealloc(f->kids, sizeof(kid) * f->capkids);
+    }
+    f->kids[f->nkids++] = (kid){idx, rank, 0};
+    return 0;
+}
+
+/* Generates the children of node n (on the board, player region in f->r):
+ * stores the new ones, collects the unexpanded ones in f->kids. Returns 1
+ * when the search must stop (goal found or memory spent). */
+static int generate(fess *f, uint32_t n, int pruned)
+{
+    const board *b = f->b;
+    position *p = &f->pos;
+    uint32_t g = node_g(nodes_at(&f->ns, n));
+    f->nkids = 0;
+    for (int i = 0; i < b->nboxes; i++) {
+        sq_t from = p->boxes[i];
+        if (!reach_box(&f->r, from))
+            continue;
+        unsigned allow = pruned > 0 ? f->allow[i] : 0xFu;
+        if (!allow)
+            continue;
+        int nm = boxpath_moves(&f->bp, p, &f->r, from, allow, f->mv);
+        f->st->generated += (uint64_t)nm;
+        for (int k = 0; k < nm; k++) {
+            const box_move *m = &f->mv[k];
+            uint32_t ng = g + m->pushes;
+            if (ng > NODE_MAX_G)
+                continue;
+            sq_t pl = b->nb[m->to][DIR_OPP(m->dir)];
+            undo_rec u;
+            pos_relocate(p, from, m->to, pl, &u);
+            if (f->cfg->freeze && freeze_deadlock(&f->fz, p, m->to)) {
+                f->st->cut_freeze++;
+                pos_undo(p, &u);
+                continue;
+            }
+            sq_t norm = reach_compute(&f->rc, p, pl);
+            f->st->reach_calls++;
+            uint64_t hash = p->hash ^ b->zplayer[norm];
+            uint32_t c = nodes_find(&f->ns, hash);
+            if (c != NODE_NONE) {
+                f->st->duplicates++;
+                if (node_closed(nodes_at(&f->ns, c))) {
+                    pos_undo(p, &u);
+                    continue;
+                }
+            } else {
+                c = nodes_add(&f->ns, hash, n, from, m->to, m->dir, ng, 0);
+                if (c == NODE_NONE) {
+                    f->stop = STOP_MEMORY;
+                    pos_undo(p, &u);
+                    return 1;
+                }
+                f->st->nodes++;
+                if (ng > f->st->max_depth)
+                    f->st->max_depth = ng;
+                if (pos_solved(p)) {
+                    f->goal = c;
+                    pos_undo(p, &u);
+                    return 1;
+                }
+            }
+            add_kid(f, c, rank_here(f));
+            pos_undo(p, &u);
+        }
+    }
+    return 0;
+}
+
+/* Advisors: each names the best child (least rank) that improves one
+ * feature on the parent's (rank pr) without packing less. */
+static void advise(fess *f, uint32_t pr)
+{
+    if (!f->cfg->advisors) {
+        for (uint32_t k = 0; k < f->nkids; k++)
+            f->kids[k].advised = 1;
+        return;
+    }
+    int pp = rank_packed(pr), pc = rank_conn(pr), pm = rank_rooms(pr);
+    int best[3] = {-1, -1, -1};
+    for (uint32_t k = 0; k < f->nkids; k++) {
+        uint32_t r = f->kids[k].rank;
+        int kp = rank_packed(r);
+        int better[3] = {kp > pp, kp >= pp && rank_conn(r) < pc, kp >= pp && rank_rooms(r) < pm};
+        for (int a = 0; a < 3; a++)
+            if (better[a] && (best[a] < 0 || r < f->kids[best[a]].rank))
+                best[a] = (int)k;
+    }
+    for (int a = 0; a < 3; a++)
+        if (best[a] >= 0)
+            f->kids[best[a]].advised = 1;
+    if (f->nkids > 0 && f->nkids <= 2)
+        f->kids[0].advised = 1;
+}
+
+/* Expands the entry e taken from cell ci. Returns 1 when the search must
+ * stop. */
+static int expand(fess *f, uint32_t ci, fentry e)
+{
+    uint32_t n = e.node;
+    node *nd = nodes_at(&f->ns, n);
+    f->st->setpos_steps += pstack_set(&f->path, &f->pos, &f->ns, n);
+    if (f->cfg->check) {
+        int rc = pos_check(&f->pos);
+        if (rc)
+            die("internal error: position check failed (code %d)", rc);
+    }
+    node_close(nd);
+    uint32_t accw = (uint32_t)(e.key >> 32);
+    node_set_h(nd, MIN(accw, NODE_MAX_H));
+    reach_compute(&f->r, &f->pos, f->pos.player);
+    f->st->reach_calls++;
+    int pruned;
+    if (dead_on_expansion(f, &pruned))
+        return 0;
+    f->st->expanded++;
+    uint32_t own = (uint32_t)e.key;
+    uint32_t best = MIN(own, f->cells[ci].rank);
+    uint32_t home = cell_get(f, best);
+    if (home == UINT32_MAX) {
+        f->stop = STOP_MEMORY;
+        return 1;
+    }
+    if (generate(f, n, pruned))
+        return 1;
+    advise(f, own);
+    fcell *c = &f->cells[home];
+    for (uint32_t k = 0; k < f->nkids; k++) {
+        const kid *kd = &f->kids[k];
+        uint64_t w = accw + (kd->advised ? 0u : 1u);
+        f->st->advised += kd->advised;
+        if (cell_push(f, c, w << 32 | kd->rank, kd->node) != 0) {
+            f->stop = STOP_MEMORY;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------- driver */
+
+fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, membudget *mem,
+                 search_outcome *out)
+{
+    memset(out, 0, sizeof *out);
+    out->strategy = "fess";
+    fess *f = xcalloc(1, sizeof *f);
+    f->b = b;
+    f->cfg = cfg;
+    f->lim = lim;
+    f->mem = mem;
+    f->st = &out->st;
+    f->out = out;
+    f->goal = NODE_NONE;
+    pos_init(&f->pos, b);
+    pstack_init(&f->path);
+    reach_init(&f->r, b->nsq);
+    reach_init(&f->rc, b->nsq);
+    boxpath_init(&f->bp, b->nsq);
+    f->mv = xmalloc(sizeof(box_move) * (size_t)b->nsq * 4);
+    freeze_init(&f->fz, b);
+    corral_init(&f->cc, b);
+    f->allow = xcalloc((size_t)b->nboxes, 1);
+    if (cfg->corrals && cfg->deadlock_search > 0) {
+        subset_init(&f->sub, b, cfg->deadlock_search, SUBSET_MAX_BOXES);
+        f->sub_boxes = xmalloc(sizeof(sq_t) * (size_t)b->nboxes);
+    }
+    lb_sol_init(&f->sol, b->nboxes);
+    f->pk.n = 0;
+    f->pk.order = NULL;
+    f->pk.room = NULL;
+    if (cfg->packing)
+        packing_compute(&f->pk, b, lim->deadline_ns);
+    feat_init(&f->fc, b, &f->pk);
+    u32map_init(&f->cell_of, 256);
+    f->next_progress = lim->progress ? lim->start_ns + (int64_t)(lim->progress_every * 1e9) : 0;
+
+    if (nodes_init(&f->ns, mem) != 0) {
+        out->stop = STOP_MEMORY;
+        f->finished = 1;
+        return f;
+    }
+    if (cfg->matching) {
+        if (lb_init(&f->lb, b, 1, mem) != 0) {
+            out->stop = STOP_MEMORY;
+            f->finished = 1;
+        return f;
+        }
+        f->lb_ok = 1;
+    }
+    /* The root. */
+    {
+        sq_t norm = reach_compute(&f->r, &f->pos, f->pos.player);
+        for (int i = 0; i < b->nboxes; i++)
+            if (b->dead[f->pos.boxes[i]]) {
+                out->stop = STOP_EXHAUSTED;
+                f->finished = 1;
+        return f;
+            }
+        uint32_t root = nodes_add(&f->ns, f->pos.hash ^ b->zplayer[norm], NODE_NONE, 0, 0, 0, 0, 0);
+        if (root == NODE_NONE) {
+            out->stop = STOP_MEMORY;
+            f->finished = 1;
+        return f;
+        }
+        out->st.nodes = 1;
+        undo_rec none = {0, 0, 0, 0};
+        pstack_push(&f->path, root, &none);
+        if (pos_solved(&f->pos)) {
+            f->goal = root;
+            f->finished = 1;
+            return f;
+        }
+        uint32_t rank = rank_here(f);
+        uint32_t ci = cell_get(f, rank);
+        if (ci == UINT32_MAX || cell_push(f, &f->cells[ci], rank, root) != 0) {
+            out->stop = STOP_MEMORY;
+            f->finished = 1;
+        return f;
+        }
+    }
+    return f;
+}
+
+int fess_step(fess *f, uint64_t node_budget)
+{
+    if (f->finished)
+        return 1;
+    for (;;) {
+        if (node_budget && f->st->nodes >= node_budget)
+            return 0;
+        if (limits_hit(f))
+            break;
+        uint32_t ci = pick_cell(f);
+        if (ci == UINT32_MAX) {
+            f->stop = STOP_EXHAUSTED;
+            break;
+        }
+        fentry e = cell_pop(&f->cells[ci]);
+        if (expand(f, ci, e))
+            break;
+    }
+    f->out->stop = f->stop;
+    f->finished = 1;
+    return 1;
+}
+
+void fess_end(fess *f)
+{
+    search_outcome *out = f->out;
+    membudget *mem = f->mem;
+    if (f->goal != NODE_NONE) {
+        nodes_path(&f->ns, f->goal, &out->pushes);
+        out->solved = 1;
+        out->stop = STOP_NONE;
+    }
+    out->st.mem_bytes = mem->peak;
+    for (uint32_t i = 0; i < f->ncells; i++)
+        mem_free(mem, f->cells[i].heap, sizeof(fentry) * f->cells[i].cap);
+    mem_free(mem, f->cells, sizeof(fcell) * f->capcells);
+    mem_free(mem, f->by_rank, sizeof(uint32_t) * f->capcells);
+    u32map_free(&f->cell_of);
+    free(f->kids);
+    nodes_free(&f->ns);
+    if (f->lb_ok)
+        lb_free(&f->lb);
+    lb_sol_free(&f->sol);
+    feat_free(&f->fc);
+    packing_free(&f->pk);
+    if (f->sub_boxes) {
+        subset_free(&f->sub);
+        free(f->sub_boxes);
+    }
+    free(f->allow);
+    corral_free(&f->cc);
+    freeze_free(&f->fz);
+    free(f->mv);
+    boxpath_free(&f->bp);
+    reach_free(&f->r);
+    reach_free(&f->rc);
+    pstack_free(&f->path);
+    pos_free(&f->pos);
+    free(f);
+}
+
+void fess_solve(const board *b, const fess_config *cfg, search_limits *lim, membudget *mem,
+                search_outcome *out)
+{
+    fess *f = fess_begin(b, cfg, lim, mem, out);
+    fess_step(f, 0);
+    fess_end(f);
+}

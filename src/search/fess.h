@@ -1,0 +1,58 @@
+/* fess.h: the feature-space search (Shoham and Schaeffer, "The FESS
+ * Algorithm: A Feature Based Approach to Single-Agent Search", 2020).
+ *
+ *  - Moves are macro box moves (search/boxpath.h): one box pushed along any
+ *    path while the others stand still, one move per destination square
+ *    and player region. Every generated position is stored (nodes.h); a
+ *    position is expanded at most once, and the parent that first
+ *    generated it stays its parent for the solution.
+ *  - Each position has a feature vector (heuristic/features.h): packed
+ *    boxes, free-floor regions, rooms cut apart. An expanded position is
+ *    filed in the feature-space cell of the best vector on its path from
+ *    the start (its own included), and its unexpanded children wait in
+ *    that cell.
+ *  - Advisors look at all children of an expansion and each names at most
+ *    one: the best child that packs more, the best that joins free-floor
+ *    regions, the best that joins rooms (none of them packing less). A named
+ *    move weighs 0, any other 1; a position's accumulated weight counts the
+ *    unadvised moves on its path. Inside a cell the child with the least
+ *    accumulated weight goes first, then the better feature vector, then
+ *    the older.
+ *  - The search cycles over the cells: odd steps take the next cell in
+ *    creation order (a new cell is served at once), even steps the best
+ *    cell that still holds children.
+ *  - Deadlock tests: dead squares inside the move generator, freeze
+ *    deadlocks for every child; a child chosen for expansion first passes
+ *    the bipartite matching test, PI-corral deadlocks and the corral
+ *    deadlock search. PI-corrals restrict the moves to those whose first
+ *    push is an allowed corral push (sound: some solution starts so).
+ *
+ * Not push-optimal: the first solution found is returned. */
+#ifndef KEEPER_FESS_H
+#define KEEPER_FESS_H
+
+#include "search.h"
+
+typedef struct fess_config {
+    int freeze;          /* freeze deadlocks */
+    int corrals;         /* PI-corral pruning */
+    int deadlock_search; /* positions per corral deadlock search (0 = off) */
+    int matching;        /* bipartite (matching) deadlock test */
+    int packing;         /* packed boxes follow the packing order (else boxes on goals) */
+    int advisors;        /* 0 = every move weighs the same */
+    int check;           /* debug: check the position after every walk */
+} fess_config;
+
+/* Searches from the level's start. `b` must have been analysed
+ * (distance_analyze). Fills `out`. */
+void fess_solve(const board *b, const fess_config *cfg, search_limits *lim, membudget *mem,
+                search_outcome *out);
+
+/* The same search in slices, as astar_begin/step/end (astar.h). */
+typedef struct fess fess;
+fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, membudget *mem,
+                 search_outcome *out);
+int fess_step(fess *f, uint64_t node_budget);
+void fess_end(fess *f);
+
+#endif

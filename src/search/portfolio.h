@@ -1,0 +1,25 @@
+/* portfolio.h: several strategies on one level, in turn. Each strategy
+ * keeps its own search (positions, open list or cells) and runs in slices
+ * of work counted in stored positions, so a run is the same every time:
+ * the feature-space search first, then A*, then the feature-space search
+ * again from where it stopped, and so on. The first solution ends the
+ * level; a strategy that proves the level unsolvable ends it too; one that
+ * runs out of memory leaves the rest of the run to the other. */
+#ifndef KEEPER_PORTFOLIO_H
+#define KEEPER_PORTFOLIO_H
+
+#include "astar.h"
+#include "fess.h"
+
+typedef struct portfolio_config {
+    astar_config astar;
+    fess_config fess;
+} portfolio_config;
+
+/* Solves from the level's start; out->strategy names the strategy that
+ * found the solution (or "portfolio"), out->st sums both searches'
+ * counters. lim->max_nodes limits the positions of both together. */
+void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits *lim,
+                     membudget *mem, search_outcome *out);
+
+#endif

@@ -1,0 +1,405 @@
+/* test_fess.c: the feature-space search and its parts.
+ *  - macro box moves (boxpath_moves) against a brute-force search over
+ *    (box square, player square) states with single pushes;
+ *  - the features of hand-made boards, worked out in the comments;
+ *  - the search solves what BFS solves, and every solution replays. */
+#include "test.h"
+#include "../../src/analysis/distance.h"
+#include "../../src/core/level.h"
+#include "../../src/core/position.h"
+#include "../../src/core/reach.h"
+#include "../../src/search/boxpath.h"
+#include "../../src/util/util.h"
+
+#include <stdlib.h>
+
+/* A small pseudo-random generator, so the samples are the same every run. */
+static uint64_t rng_next(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *s >> 33;
+}
+
+/* Brute force: from position p, the box on `from` alone moves (pushes of
+ * that box, walks of the player, other boxes still, never onto a dead
+ * square). For every state (box square, player square) reached, its fewest
+ * pushes; then per (box square, normalized player square) the least.
+ * Writes into best[box * nsq + norm] (-1 = not reached). */
+static void brute_moves(position *p, sq_t from, int *best)
+{
+    const board *b = p->b;
+    int n = b->nsq;
+    int *dist = malloc(sizeof(int) * (size_t)n * (size_t)n);
+    int *dq = malloc(sizeof(int) * (size_t)n * (size_t)n * 2);
+    for (int i = 0; i < n * n; i++) {
+        dist[i] = -1;
+        best[i] = -1;
+    }
+    int head = n * n, tail = n * n;
+    dist[from * n + p->player] = 0;
+    dq[tail++] = from * n + p->player;
+    sq_t player0 = p->player;
+    while (head < tail) {
+        int st = dq[head++];
+        int bx = st / n, pl = st % n, d0 = dist[st];
+        for (int d = 0; d < 4; d++) {
+            sq_t t = b->nb[pl][d];
+            if (t == SQ_NONE || (p->box_at[t] != NO_BOX && t != from))
+                continue;
+            if (t != bx) {
+                int ns = bx * n + t;
+                if (dist[ns] < 0 || dist[ns] > d0) {
+                    dist[ns] = d0;
+                    dq[--head] = ns;
+                }
+            } else {
+                sq_t ahead = b->nb[bx][d];
+                if (ahead == SQ_NONE || (p->box_at[ahead] != NO_BOX && ahead != from) ||
+                    b->dead[ahead])
+                    continue;
+                int ns = ahead * n + bx;
+                if (dist[ns] < 0 || dist[ns] > d0 + 1) {
+                    dist[ns] = d0 + 1;
+                    dq[tail++] = ns;
+                }
+            }
+        }
+    }
+    /* classes: place the box, normalize the player */
+    reach r;
+    reach_init(&r, n);
+    for (int bx = 0; bx < n; bx++)
+        for (int pl = 0; pl < n; pl++) {
+            int d0 = dist[bx * n + pl];
+            if (d0 < 0)
+                continue;
+            undo_rec u;
+            pos_relocate(p, from, (sq_t)bx, (sq_t)pl, &u);
+            sq_t norm = reach_compute(&r, p, (sq_t)pl);
+            pos_undo(p, &u);
+            int *cell = &best[bx * n + norm];
+            if (*cell < 0 || *cell > d0)
+                *cell = d0;
+        }
+    p->player = player0;
+    reach_free(&r);
+    free(dist);
+    free(dq);
+}
+
+/* Compares boxpath_moves with brute_moves for every box of p. Returns the
+ * number of moves checked; failures are reported. */
+static int check_moves(position *p, boxpath *bp, const char *what)
+{
+    const board *b = p->b;
+    int n = b->nsq, checked = 0;
+    int *best = malloc(sizeof(int) * (size_t)n * (size_t)n);
+    int *got = malloc(sizeof(int) * (size_t)n * (size_t)n);
+    box_move *mv = malloc(sizeof(box_move) * (size_t)n * 4);
+    reach r, r2;
+    reach_init(&r, n);
+    reach_init(&r2, n);
+    sq_t norm0 = reach_compute(&r, p, p->player);
+    for (int i = 0; i < b->nboxes; i++) {
+        sq_t from = p->boxes[i];
+        brute_moves(p, from, best);
+        best[from * n + norm0] = -1; /* the position itself is no move */
+        for (int k = 0; k < n * n; k++)
+            got[k] = -1;
+        int nm = boxpath_moves(bp, p, &r, from, 0xF, mv);
+        int last = 0;
+        for (int k = 0; k < nm; k++) {
+            sq_t pl = b->nb[mv[k].to][DIR_OPP(mv[k].dir)];
+            undo_rec u;
+            pos_relocate(p, from, mv[k].to, pl, &u);
+            sq_t norm = reach_compute(&r2, p, pl);
+            pos_undo(p, &u);
+            if (got[mv[k].to * n + norm] >= 0)
+                test_fail(__FILE__, __LINE__, "%s: box %d: move to %d given twice", what, i,
+                          mv[k].to);
+            got[mv[k].to * n + norm] = mv[k].pushes;
+            if (mv[k].pushes < last)
+                test_fail(__FILE__, __LINE__, "%s: moves out of push order", what);
+            last = mv[k].pushes;
+            /* the move replays: the exact final state */
+            uint8_t *dirs = malloc((size_t)n * 4 + 1);
+            int np = boxpath_search_dir(bp, p, from, mv[k].to, mv[k].dir, dirs, 0);
+            if (np != mv[k].pushes)
+                test_fail(__FILE__, __LINE__, "%s: box path %d pushes, move %d", what, np,
+                          mv[k].pushes);
+            free(dirs);
+        }
+        for (int k = 0; k < n * n; k++) {
+            if (got[k] != best[k])
+                test_fail(__FILE__, __LINE__, "%s: box %d, square %d player %d: %d pushes, brute %d",
+                          what, i, k / n, k % n, got[k], best[k]);
+            if (got[k] >= 0)
+                checked++;
+        }
+    }
+    reach_free(&r);
+    reach_free(&r2);
+    free(best);
+    free(got);
+    free(mv);
+    return checked;
+}
+
+/* Walks from the start with random single pushes, checking the macro moves
+ * of every position on the way. */
+static int check_level_moves(const level *lv, int steps, uint64_t seed)
+{
+    board b;
+    if (board_build(&b, lv) != 0)
+        return 0;
+    distance_analyze(&b);
+    position p;
+    pos_init(&p, &b);
+    boxpath bp;
+    boxpath_init(&bp, b.nsq);
+    reach r;
+    reach_init(&r, b.nsq);
+    int checked = 0;
+    char what[64];
+    for (int s = 0; s < steps; s++) {
+        snprintf(what, sizeof what, "level %d step %d", lv->index, s);
+        checked += check_moves(&p, &bp, what);
+        /* a random legal push that keeps boxes off dead squares */
+        reach_compute(&r, &p, p.player);
+        int cand[4096], nc = 0;
+        for (int i = 0; i < b.nboxes; i++)
+            for (int d = 0; d < 4; d++) {
+                sq_t bx = p.boxes[i], behind = b.nb[bx][DIR_OPP(d)], ahead = b.nb[bx][d];
+                if (behind != SQ_NONE && reach_floor(&r, behind) && ahead != SQ_NONE &&
+                    p.box_at[ahead] == NO_BOX && !b.dead[ahead] && nc < 4096)
+                    cand[nc++] = i * 4 + d;
+            }
+        if (nc == 0)
+            break;
+        int c = cand[rng_next(&seed) % (uint64_t)nc];
+        undo_rec u;
+        pos_push(&p, p.boxes[c / 4], c % 4, 1, &u);
+    }
+    reach_free(&r);
+    boxpath_free(&bp);
+    pos_free(&p);
+    board_free(&b);
+    return checked;
+}
+
+TEST(macro_moves_match_brute_force_demo)
+{
+    collection c;
+    REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
+    int checked = 0;
+    for (int k = 0; k < c.nlevels; k++)
+        checked += check_level_moves(&c.levels[k], 12, 7 + (uint64_t)k);
+    CHECK(checked > 300);
+    collection_free(&c);
+}
+
+TEST(macro_moves_match_brute_force_boxoban)
+{
+    const char *path = test_shared_level("boxoban/medium/valid/000.txt");
+    if (!path)
+        SKIP("shared boxoban levels not found");
+    collection c;
+    REQUIRE(collection_load(&c, path) == 0);
+    int count = test_quick() ? 8 : 40, checked = 0;
+    for (int k = 0; k < c.nlevels && k < count; k++)
+        checked += check_level_moves(&c.levels[k], 6, 100 + (uint64_t)k);
+    CHECK(checked > 1000);
+    collection_free(&c);
+}
+
+/* ---------------------------------------------------------- features */
+
+#include "../../src/analysis/packing.h"
+#include "../../src/heuristic/features.h"
+#include "../../src/search/fess.h"
+#include "../../src/search/pathbuild.h"
+#include "../../src/search/bfs.h"
+#include "../../src/util/timer.h"
+
+/* Builds the board of a one-level XSB text. */
+static int board_of(const char *text, collection *c, board *b)
+{
+    collection_parse(c, "test.xsb", text, strlen(text));
+    if (c->nlevels != 1 || c->levels[0].error)
+        return -1;
+    if (board_build(b, &c->levels[0]) != 0)
+        return -1;
+    distance_analyze(b);
+    return 0;
+}
+
+TEST(features_connectivity_hand_made)
+{
+    /* Two 3x3 rooms joined by a one-square doorway, the box in it:
+     *
+     *   #########
+     *   #   #   #      the box closes the only link between the rooms:
+     *   # @ $ . #      2 regions of free floor. Pushed two squares right
+     *   #   #   #      onto the goal it leaves the doorway free and the
+     *   #########      right room connected around it: 1 region.
+     */
+    const char *text = "#########\n#   #   #\n# @ $ . #\n#   #   #\n#########\n";
+    collection c;
+    board b;
+    REQUIRE(board_of(text, &c, &b) == 0);
+    position p;
+    pos_init(&p, &b);
+    feat_ctx fc;
+    feat_init(&fc, &b, NULL);
+    CHECK_INT(feat_connectivity(&fc, &p), 2);
+    CHECK_INT(feat_packed(&fc, &p), 0);
+    /* push the box onto the goal: one region again, one box packed */
+    undo_rec u;
+    pos_push(&p, p.boxes[0], DIR_RIGHT, 2, &u);
+    CHECK_INT(feat_connectivity(&fc, &p), 1);
+    CHECK_INT(feat_packed(&fc, &p), 1);
+    feat_free(&fc);
+    pos_free(&p);
+    board_free(&b);
+    collection_free(&c);
+}
+
+TEST(features_packed_counts_the_filled_prefix)
+{
+    /* A dead-end goal corridor of three goals, entered from the left:
+     *
+     *   ##########
+     *   #        #
+     *   # $$$####      the deepest goal (column 7) must be filled first,
+     *   #@   ...#      then column 6, then column 5. A box on the goal of
+     *   #    ####      column 5 alone packs nothing (its goal is last);
+     *   ######         boxes on columns 7 and 6 pack 2.
+     */
+    const char *text = "##########\n#        #\n# $$$####\n#@   ...#\n#    ####\n######\n";
+    collection c;
+    board b;
+    REQUIRE(board_of(text, &c, &b) == 0);
+    packing pk;
+    packing_compute(&pk, &b, 0);
+    REQUIRE(pk.n == 3);
+    /* the order is deepest first */
+    CHECK(board_col(&b, pk.order[0]) > board_col(&b, pk.order[1]));
+    CHECK(board_col(&b, pk.order[1]) > board_col(&b, pk.order[2]));
+    position p;
+    pos_init(&p, &b);
+    feat_ctx fc;
+    feat_init(&fc, &b, &pk);
+    sq_t sq[3] = {p.boxes[0], p.boxes[1], pk.order[2]};
+    pos_set(&p, sq, b.start_player);
+    CHECK_INT(p.on_goal, 1);
+    CHECK_INT(feat_packed(&fc, &p), 0); /* the last goal only: no prefix */
+    sq_t sq2[3] = {p.boxes[0], pk.order[0], pk.order[1]};
+    pos_set(&p, sq2, b.start_player);
+    CHECK_INT(feat_packed(&fc, &p), 2);
+    feat_free(&fc);
+    packing_free(&pk);
+    pos_free(&p);
+    board_free(&b);
+    collection_free(&c);
+}
+
+/* ---------------------------------------------------------- the search */
+
+static fess_config fess_all_on(void)
+{
+    fess_config c = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .matching = 1,
+                     .packing = 1, .advisors = 1, .check = 0};
+    return c;
+}
+
+/* Solves level lv with FESS (and BFS for reference); returns 1 when they
+ * agree on solvability and the FESS solution replays. */
+static int fess_vs_bfs(const level *lv, const fess_config *cfg, long *bfs_pushes, long *fess_pushes)
+{
+    board b;
+    if (board_build(&b, lv) != 0)
+        return 0;
+    distance_analyze(&b);
+    search_limits lim = {0};
+    lim.start_ns = timer_now_ns();
+    lim.max_nodes = 2000000;
+    membudget m1, m2;
+    mem_init(&m1, 1ULL << 30);
+    mem_init(&m2, 1ULL << 30);
+    bfs_config bc = {.prune_dead = 1};
+    search_outcome ob, of;
+    bfs_solve(&b, &bc, &lim, &m1, &ob);
+    fess_solve(&b, cfg, &lim, &m2, &of);
+    *bfs_pushes = ob.solved ? push_seq_pushes(&ob.pushes) : ob.stop == STOP_EXHAUSTED ? -1 : -2;
+    *fess_pushes = of.solved ? 0 : of.stop == STOP_EXHAUSTED ? -1 : -2;
+    int ok = 1;
+    if (of.solved) {
+        movelist mv;
+        moves_init(&mv);
+        replay_result rr;
+        ok = path_build(&b, &of.pushes, &mv) == 0 && solution_replay(&b, &mv, &rr);
+        *fess_pushes = ok ? rr.m.pushes : -3;
+        moves_free(&mv);
+    }
+    if (ok && *bfs_pushes != -2 && *fess_pushes != -2)
+        ok = (*bfs_pushes < 0) == (*fess_pushes < 0);
+    if (ok && *fess_pushes >= 0)
+        ok = *fess_pushes >= *bfs_pushes; /* BFS is push-optimal */
+    push_seq_free(&ob.pushes);
+    push_seq_free(&of.pushes);
+    board_free(&b);
+    return ok;
+}
+
+TEST(fess_solves_the_demo_levels)
+{
+    collection c;
+    REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
+    fess_config cfg = fess_all_on();
+    cfg.check = 1;
+    for (int k = 0; k < c.nlevels; k++) {
+        long bp, fp;
+        if (!fess_vs_bfs(&c.levels[k], &cfg, &bp, &fp))
+            test_fail(__FILE__, __LINE__, "demo level %d: BFS %ld pushes, FESS %ld", k + 1, bp, fp);
+        CHECK(fp > 0);
+    }
+    collection_free(&c);
+}
+
+static void fess_cross_check(const char *name, int count, const fess_config *cfg)
+{
+    const char *path = test_shared_level(name);
+    if (!path)
+        SKIP("shared boxoban levels not found");
+    collection c;
+    REQUIRE(collection_load(&c, path) == 0);
+    if (test_quick())
+        count /= 5;
+    int agree = 0, checked = 0;
+    for (int k = 0; k < c.nlevels && checked < count; k++) {
+        if (c.levels[k].error)
+            continue;
+        long bp, fp;
+        checked++;
+        if (fess_vs_bfs(&c.levels[k], cfg, &bp, &fp))
+            agree++;
+        else
+            test_fail(__FILE__, __LINE__, "%s level %d: BFS %ld pushes, FESS %ld", name,
+                      c.levels[k].index, bp, fp);
+    }
+    CHECK_INT(agree, checked);
+    collection_free(&c);
+}
+
+TEST(fess_solves_what_bfs_solves_boxoban)
+{
+    fess_config cfg = fess_all_on();
+    fess_cross_check("boxoban/unfiltered/test/000.txt", 60, &cfg);
+}
+
+TEST(fess_without_pruning_solves_what_bfs_solves)
+{
+    /* every switch off: macro moves and the cells alone */
+    fess_config cfg = {.deadlock_search = 0, .advisors = 0};
+    fess_cross_check("boxoban/medium/valid/000.txt", 30, &cfg);
+}
