@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "../analysis/distance.h"
 #include "../analysis/packing.h"
+#include "../analysis/rooms.h"
 #include "../core/board.h"
 #include "../util/str.h"
 #include "../util/util.h"
@@ -13,11 +14,18 @@
 static void show_usage(FILE *f)
 {
     fprintf(f,
-            "usage: keeper show FILE [--level N | --levels LIST]\n"
+            "usage: keeper show FILE [--level N | --levels LIST] [--rooms]\n"
             "\n"
             "Prints each level with its size, boxes, inner squares, notes and saved\n"
             "solutions, and the board analysis: dead squares (a box there can never\n"
-            "reach a goal, marked x) and the nearest-goal push lower bound.\n");
+            "reach a goal, marked x) and the nearest-goal push lower bound.\n"
+            "\n"
+            "  --rooms   also print the rooms of the board (groups of 2x2 floor blocks),\n"
+            "            drawn as letters a, b, c ... (uppercase for a room that holds\n"
+            "            a goal; after the 26th room, ~ and numbers; corridor squares\n"
+            "            unchanged), each room's size, goals and entrances, and the\n"
+            "            links: pairs of rooms the player can walk between through\n"
+            "            corridor squares without crossing a third room.\n");
 }
 
 /* Prints the board with `mark` drawn on the squares where flag[s] is set. */
@@ -45,9 +53,81 @@ static void print_marked(const board *b, const level *lv, const uint8_t *flag, c
     sb_free(&s);
 }
 
+/* The letter of room x as drawn: a-z in order, uppercase for a room that
+ * holds a goal; '~' for rooms after the 26th. */
+static char room_char(const rooms *rm, int x)
+{
+    if (x >= 26)
+        return '~';
+    return (char)((rm->goal_room[x] ? 'A' : 'a') + x);
+}
+
+/* Writes the name of room x into buf (its letter, or its number from 27
+ * on, where letters run out). */
+static const char *room_name(const rooms *rm, int x, char buf[16])
+{
+    if (x < 26)
+        snprintf(buf, 16, "%c", room_char(rm, x));
+    else
+        snprintf(buf, 16, "%d", x + 1);
+    return buf;
+}
+
+/* The "--rooms" section of a level: counts, the board with each room's
+ * squares drawn as its letter, one line per room and per link. */
+static void print_rooms(const board *b, const level *lv)
+{
+    rooms rm;
+    if (rooms_build(&rm, b) != 0) {
+        printf("  rooms: not computed (out of memory)\n");
+        return;
+    }
+    if (rm.nfound > ROOMS_MAX) {
+        printf("  rooms: %d found, more than %d: the room feature is off\n", rm.nfound,
+               ROOMS_MAX);
+        rooms_free(&rm);
+        return;
+    }
+    printf("  rooms: %d room%s, %d link%s\n", rm.nrooms, rm.nrooms == 1 ? "" : "s", rm.nlinks,
+           rm.nlinks == 1 ? "" : "s");
+    if (rm.nrooms == 0) {
+        rooms_free(&rm);
+        return;
+    }
+    printf("  board, rooms drawn as letters (uppercase: the room holds a goal):\n");
+    for (int r = 0; r < lv->height; r++) {
+        char *row = xmalloc((size_t)lv->width + 1);
+        int len = 0;
+        for (int c = 0; c < lv->width; c++) {
+            int k = r * lv->width + c;
+            sq_t sq = b->sq_of_cell[k];
+            char g = lv->grid[k];
+            if (sq != SQ_NONE && rm.room_of[sq] >= 0)
+                g = room_char(&rm, rm.room_of[sq]);
+            row[c] = g;
+            if (g != ' ')
+                len = c + 1;
+        }
+        printf("  %.*s\n", len, row);
+        free(row);
+    }
+    char n1[16], n2[16];
+    for (int x = 0; x < rm.nrooms; x++) {
+        int nsq = rm.sq_first[x + 1] - rm.sq_first[x];
+        int nent = rm.ent_first[x + 1] - rm.ent_first[x];
+        printf("  room %s: %d squares, %d goal%s, %d entrance%s\n", room_name(&rm, x, n1), nsq,
+               rm.ngoals[x], rm.ngoals[x] == 1 ? "" : "s", nent, nent == 1 ? "" : "s");
+    }
+    for (int k = 0; k < rm.nlinks; k++)
+        printf("  link %s-%s\n", room_name(&rm, rm.link[k][0], n1),
+               room_name(&rm, rm.link[k][1], n2));
+    rooms_free(&rm);
+}
+
 int cmd_show(int argc, char **argv)
 {
     const char *file = NULL;
+    int show_rooms = 0;
     level_sel sel = {.given = 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -55,6 +135,10 @@ int cmd_show(int argc, char **argv)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             show_usage(stdout);
             return 0;
+        }
+        if (!strcmp(a, "--rooms")) {
+            show_rooms = 1;
+            continue;
         }
         int used = cli_parse_level_sel(&sel, a, next);
         if (used < 0)
@@ -169,6 +253,8 @@ int cmd_show(int argc, char **argv)
             printf("  packing order: none found\n");
         }
         packing_free(&pk);
+        if (show_rooms)
+            print_rooms(&b, lv);
         board_free(&b);
     }
     collection_free(&c);

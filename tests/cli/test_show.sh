@@ -1,7 +1,8 @@
 #!/bin/sh
 # test_show.sh: "keeper show": every level with its size, boxes, sections,
-# lower bound and dead squares; selections; malformed levels (exit 2,
-# FILE:LINE: error: on stderr, the other levels still shown).
+# lower bound and dead squares; rooms and links (--rooms); selections;
+# malformed levels (exit 2, FILE:LINE: error: on stderr, the other levels
+# still shown).
 . tests/cli/lib.sh
 
 DEMO=levels/demo.xsb
@@ -38,6 +39,70 @@ digits=$(tr -cd '0-9' < "$WORK/order" | fold -w1 | sort | tr -d '\n')
 sed -n '/board, dead squares/,/packing order/p' "$WORK/out" | sed '1d;$d' | tr -c '.*+\n' ' ' > "$WORK/goals"
 tr -c '0-9\n' ' ' < "$WORK/order" | tr '0-9' '.' > "$WORK/numbered"
 cmp -s "$WORK/goals" "$WORK/numbered" && pass || fail "show --level 8: the numbers are not on the goals"
+
+# --rooms: the Pillars level has five rooms: four corner rooms and the
+# cross in the middle (which holds the two middle goals, so it is drawn
+# uppercase). The squares where a corner room's blocks touch the cross's
+# diagonally, and the goals by the side walls, are corridor squares.
+run "$KEEPER" show "$DEMO" --level 3 --rooms
+expect_rc 0 "show --rooms"
+sed -n '/^  rooms: /,$p' "$WORK/out" > "$WORK/rooms"
+cat > "$WORK/want" <<'END'
+  rooms: 5 rooms, 6 links
+  board, rooms drawn as letters (uppercase: the room holds a goal):
+  #########
+  #aaa#bbb#
+  #aa C bb#
+  #.#CCC#.#
+  #dd C ee#
+  #ddd#eee#
+  #########
+  room a: 5 squares, 0 goals, 2 entrances
+  room b: 5 squares, 0 goals, 2 entrances
+  room C: 5 squares, 2 goals, 4 entrances
+  room d: 5 squares, 0 goals, 2 entrances
+  room e: 5 squares, 0 goals, 2 entrances
+  link a-C
+  link a-d
+  link b-C
+  link b-e
+  link C-d
+  link C-e
+END
+cmp -s "$WORK/rooms" "$WORK/want" && pass || fail "show --rooms: $(diff "$WORK/want" "$WORK/rooms")"
+expect_out '^  board, dead squares marked x:$' "show --rooms keeps the usual output"
+
+run "$KEEPER" show "$DEMO" --level 6 --rooms
+expect_rc 0 "show --rooms, no room"
+expect_out '^  rooms: 0 rooms, 0 links$' "show --rooms: a level without rooms"
+expect_no_out '^  link ' "show --rooms: no links without rooms"
+
+run "$KEEPER" show "$DEMO" --level 3
+expect_no_out '^  rooms: ' "show without --rooms prints no rooms"
+
+# 72 rooms of 2x3 squares (8 bands of 9, doors between them): more than
+# the 70 the feature handles.
+awk 'BEGIN {
+    W = 9 * 4 + 1; H = 8 * 3 + 1
+    for (r = 0; r < H; r++) {
+        row = ""
+        for (c = 0; c < W; c++) {
+            ch = "#"; rr = r % 3; cc = c % 4
+            if (r == H - 1 || c == W - 1) ch = "#"
+            else if (rr != 0 && cc != 0) ch = " "
+            else if (rr == 1 && cc == 0 && c > 0) ch = " "
+            else if (rr == 0 && r > 0 && c == 1) ch = " "
+            if (r == 1 && c == 1) ch = "@"
+            if (r == 1 && c == 2) ch = "$"
+            if (r == 1 && c == 3) ch = "."
+            row = row ch
+        }
+        print row
+    }
+}' > "$WORK/many.xsb"
+run "$KEEPER" show "$WORK/many.xsb" --rooms
+expect_rc 0 "show --rooms, too many rooms"
+expect_out '^  rooms: 72 found, more than 70: the room feature is off$' "show --rooms: the feature off past 70 rooms"
 
 run "$KEEPER" show "$DEMO" --levels 2-3
 expect_rc 0 "show --levels 2-3"
