@@ -53,9 +53,9 @@ static inline uint32_t feat_rank(const feat *f)
 {
     uint32_t packed = f->packed > 255 ? 255u : (uint32_t)f->packed;
     uint32_t conn = f->conn > 254 ? 254u : (uint32_t)f->conn;
-    uint32_t rooms = f->rooms > 254 ? 254u : (uint32_t)f->rooms;
+    uint32_t cut = f->rooms > 254 ? 254u : (uint32_t)f->rooms;
     uint32_t oop = f->oop > 254 ? 254u : (uint32_t)f->oop;
-    return (255u - packed) << 24 | conn << 16 | rooms << 8 | oop;
+    return (255u - packed) << 24 | conn << 16 | cut << 8 | oop;
 }
 static inline int rank_packed(uint32_t r) { return 255 - (int)(r >> 24); }
 static inline int rank_conn(uint32_t r) { return (int)(r >> 16 & 0xFF); }

@@ -4,6 +4,7 @@
 #include "nodes.h"
 #include "pstack.h"
 #include "../analysis/packing.h"
+#include "../analysis/rooms.h"
 #include "../core/position.h"
 #include "../core/reach.h"
 #include "../deadlock/corral.h"
@@ -67,6 +68,8 @@ struct fess {
     int lb_ok;
     packing pk;
     feat_ctx fc;
+    rooms rm;       /* rooms and their links (rm.nrooms = 0: none) */
+    rooms_work rw;
 
     fcell *cells;
     uint32_t ncells, capcells;
@@ -227,6 +230,8 @@ static uint32_t rank_here(fess *f)
     feat v = {0, 0, 0, 0};
     v.packed = feat_packed(&f->fc, &f->pos);
     v.conn = feat_connectivity(&f->fc, &f->pos);
+    if (f->rm.nrooms > 0)
+        v.rooms = rooms_score(&f->rm, &f->rw, &f->pos);
     return feat_rank(&v);
 }
 
@@ -444,6 +449,10 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     if (cfg->packing)
         packing_compute(&f->pk, b, lim->deadline_ns);
     feat_init(&f->fc, b, &f->pk);
+    memset(&f->rm, 0, sizeof f->rm);
+    if (cfg->rooms && rooms_build(&f->rm, b) != 0)
+        f->rm.nrooms = 0;
+    rooms_work_init(&f->rw, &f->rm, b);
     u32map_init(&f->cell_of, 256);
     f->next_progress = lim->progress ? lim->start_ns + (int64_t)(lim->progress_every * 1e9) : 0;
 
@@ -538,6 +547,8 @@ void fess_end(fess *f)
         lb_free(&f->lb);
     lb_sol_free(&f->sol);
     feat_free(&f->fc);
+    rooms_work_free(&f->rw);
+    rooms_free(&f->rm);
     packing_free(&f->pk);
     if (f->sub_boxes) {
         subset_free(&f->sub);

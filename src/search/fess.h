@@ -40,6 +40,7 @@ typedef struct fess_config {
     int matching;        /* bipartite (matching) deadlock test */
     int packing;         /* packed boxes follow the packing order (else boxes on goals) */
     int advisors;        /* 0 = every move weighs the same */
+    int rooms;           /* the rooms feature (links between rooms cut by boxes) */
     int check;           /* debug: check the position after every walk */
 } fess_config;
 

@@ -10,6 +10,32 @@
 #define SLICE_FESS 40000u
 #define SLICE_ASTAR 160000u
 
+/* One member of the portfolio: its search (NULL once ended and freed), its
+ * outcome, its slice, and whether it has ended. */
+typedef struct member {
+    const char *name;
+    void *search;
+    search_outcome out;
+    uint64_t slice;
+    int done;
+} member;
+
+static int member_step(member *m, uint64_t budget)
+{
+    return m->name[0] == 'f' ? fess_step(m->search, budget) : astar_step(m->search, budget);
+}
+
+static void member_end(member *m)
+{
+    if (!m->search)
+        return;
+    if (m->name[0] == 'f')
+        fess_end(m->search);
+    else
+        astar_end(m->search);
+    m->search = NULL;
+}
+
 void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits *lim,
                      membudget *mem, search_outcome *out)
 {
@@ -18,74 +44,52 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
      * the two together and is enforced here. */
     search_limits sub = *lim;
     sub.max_nodes = 0;
-    search_outcome of, oa;
-    fess *f = fess_begin(b, &cfg->fess, &sub, mem, &of);
-    astar *a = astar_begin(b, &cfg->astar, &sub, mem, &oa);
-    int fdone = 0, adone = 0;
-    uint64_t fbudget = 0, abudget = 0;
+    member m[2] = {{.name = "fess", .slice = SLICE_FESS}, {.name = "astar", .slice = SLICE_ASTAR}};
+    m[0].search = fess_begin(b, &cfg->fess, &sub, mem, &m[0].out);
+    m[1].search = astar_begin(b, &cfg->astar, &sub, mem, &m[1].out);
     stop_reason stop = STOP_NONE;
-    for (;;) {
-        if (!fdone) {
-            fbudget = of.st.nodes + SLICE_FESS;
-            if (lim->max_nodes)
-                fbudget = MIN(fbudget, of.st.nodes + (lim->max_nodes - of.st.nodes - oa.st.nodes));
-            fdone = fess_step(f, fbudget);
-        }
-        if (fdone && (of.stop == STOP_NONE || of.stop == STOP_EXHAUSTED || of.stop == STOP_TIME ||
-                      of.stop == STOP_INTERRUPT)) {
-            stop = of.stop;
-            break;
-        }
-        if (lim->max_nodes && of.st.nodes + oa.st.nodes >= lim->max_nodes) {
+    for (int turn = 0;; turn ^= 1) {
+        member *x = &m[turn];
+        uint64_t total = m[0].out.st.nodes + m[1].out.st.nodes;
+        if (lim->max_nodes && total >= lim->max_nodes) {
             stop = STOP_NODES;
             break;
         }
-        if (!adone) {
-            abudget = oa.st.nodes + SLICE_ASTAR;
+        if (!x->done) {
+            uint64_t budget = x->out.st.nodes + x->slice;
             if (lim->max_nodes)
-                abudget = MIN(abudget, oa.st.nodes + (lim->max_nodes - of.st.nodes - oa.st.nodes));
-            adone = astar_step(a, abudget);
+                budget = MIN(budget, x->out.st.nodes + (lim->max_nodes - total));
+            x->done = member_step(x, budget);
+            /* Solved, proven unsolvable, or a limit every member shares. */
+            stop_reason r = x->out.stop;
+            if (x->done && r != STOP_MEMORY) {
+                stop = r;
+                break;
+            }
+            /* Out of memory: give the memory back to the other member. */
+            if (x->done)
+                member_end(x);
         }
-        if (adone && (oa.stop == STOP_NONE || oa.stop == STOP_EXHAUSTED || oa.stop == STOP_TIME ||
-                      oa.stop == STOP_INTERRUPT)) {
-            stop = oa.stop;
-            break;
-        }
-        if (lim->max_nodes && of.st.nodes + oa.st.nodes >= lim->max_nodes) {
-            stop = STOP_NODES;
-            break;
-        }
-        /* A search out of memory gives its memory back to the other. */
-        if (fdone && f) {
-            fess_end(f);
-            f = NULL;
-        }
-        if (adone && a) {
-            astar_end(a);
-            a = NULL;
-        }
-        if (fdone && adone) {
+        if (m[0].done && m[1].done) {
             stop = STOP_MEMORY;
             break;
         }
     }
-    if (f)
-        fess_end(f);
-    if (a)
-        astar_end(a);
-    search_outcome *win = of.solved ? &of : oa.solved ? &oa : NULL;
-    out->st = of.st;
-    stats_add(&out->st, &oa.st);
+    member_end(&m[0]);
+    member_end(&m[1]);
+    member *win = m[0].out.solved ? &m[0] : m[1].out.solved ? &m[1] : NULL;
+    out->st = m[0].out.st;
+    stats_add(&out->st, &m[1].out.st);
     out->st.mem_bytes = mem->peak;
     if (win) {
         out->solved = 1;
-        out->pushes = win->pushes;
-        win->pushes = (push_seq){0};
-        out->strategy = win == &of ? "fess" : "astar";
+        out->pushes = win->out.pushes;
+        win->out.pushes = (push_seq){0};
+        out->strategy = win->name;
     } else {
         out->stop = stop;
         out->strategy = "portfolio";
     }
-    push_seq_free(&of.pushes);
-    push_seq_free(&oa.pushes);
+    push_seq_free(&m[0].out.pushes);
+    push_seq_free(&m[1].out.pushes);
 }

@@ -99,6 +99,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             .matching = (int)o->matching,
             .packing = (int)o->packing,
             .advisors = (int)o->advisors,
+            .rooms = (int)o->rooms,
             .check = (int)o->check,
         };
         if (o->optimal || o->strategy == 0) {

@@ -18,6 +18,7 @@
     X(search, INT, 0, 0, 1, "search: 0 = A* (astar), 1 = breadth-first (bfs)")               \
     X(strategy, INT, 2, 0, 2, "fast mode: 0 = A* (astar), 1 = feature-space search (fess), 2 = both in turn (portfolio)") \
     X(advisors, INT, 1, 0, 1, "fess: advisors choose weight-0 moves (0 = all moves weigh the same)") \
+    X(rooms, INT, 1, 0, 1, "fess: the rooms feature (links between rooms that boxes cut)") \
     X(max_nodes, DBL, 0, 0, 1e15, "stop after storing this many positions (0 = no limit)")   \
     X(dead_squares, INT, 1, 0, 1, "prune pushes onto dead squares")                          \
     X(freeze, INT, 1, 0, 1, "prune freeze deadlocks")                                        \

@@ -4,6 +4,7 @@
  *  - the features of hand-made boards, worked out in the comments;
  *  - the search solves what BFS solves, and every solution replays. */
 #include "test.h"
+#include "crosscheck.h"
 #include "../../src/analysis/distance.h"
 #include "../../src/core/level.h"
 #include "../../src/core/position.h"
@@ -217,9 +218,6 @@ TEST(macro_moves_match_brute_force_boxoban)
 #include "../../src/analysis/packing.h"
 #include "../../src/heuristic/features.h"
 #include "../../src/search/fess.h"
-#include "../../src/search/pathbuild.h"
-#include "../../src/search/bfs.h"
-#include "../../src/util/timer.h"
 
 /* Builds the board of a one-level XSB text. */
 static int board_of(const char *text, collection *c, board *b)
@@ -308,47 +306,14 @@ TEST(features_packed_counts_the_filled_prefix)
 static fess_config fess_all_on(void)
 {
     fess_config c = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .matching = 1,
-                     .packing = 1, .advisors = 1, .check = 0};
+                     .packing = 1, .advisors = 1, .rooms = 1, .check = 0};
     return c;
 }
 
-/* Solves level lv with FESS (and BFS for reference); returns 1 when they
- * agree on solvability and the FESS solution replays. */
-static int fess_vs_bfs(const level *lv, const fess_config *cfg, long *bfs_pushes, long *fess_pushes)
+static void run_fess(const board *b, const void *cfg, search_limits *lim, membudget *mem,
+                     search_outcome *out)
 {
-    board b;
-    if (board_build(&b, lv) != 0)
-        return 0;
-    distance_analyze(&b);
-    search_limits lim = {0};
-    lim.start_ns = timer_now_ns();
-    lim.max_nodes = 2000000;
-    membudget m1, m2;
-    mem_init(&m1, 1ULL << 30);
-    mem_init(&m2, 1ULL << 30);
-    bfs_config bc = {.prune_dead = 1};
-    search_outcome ob, of;
-    bfs_solve(&b, &bc, &lim, &m1, &ob);
-    fess_solve(&b, cfg, &lim, &m2, &of);
-    *bfs_pushes = ob.solved ? push_seq_pushes(&ob.pushes) : ob.stop == STOP_EXHAUSTED ? -1 : -2;
-    *fess_pushes = of.solved ? 0 : of.stop == STOP_EXHAUSTED ? -1 : -2;
-    int ok = 1;
-    if (of.solved) {
-        movelist mv;
-        moves_init(&mv);
-        replay_result rr;
-        ok = path_build(&b, &of.pushes, &mv) == 0 && solution_replay(&b, &mv, &rr);
-        *fess_pushes = ok ? rr.m.pushes : -3;
-        moves_free(&mv);
-    }
-    if (ok && *bfs_pushes != -2 && *fess_pushes != -2)
-        ok = (*bfs_pushes < 0) == (*fess_pushes < 0);
-    if (ok && *fess_pushes >= 0)
-        ok = *fess_pushes >= *bfs_pushes; /* BFS is push-optimal */
-    push_seq_free(&ob.pushes);
-    push_seq_free(&of.pushes);
-    board_free(&b);
-    return ok;
+    fess_solve(b, cfg, lim, mem, out);
 }
 
 TEST(fess_solves_the_demo_levels)
@@ -359,47 +324,22 @@ TEST(fess_solves_the_demo_levels)
     cfg.check = 1;
     for (int k = 0; k < c.nlevels; k++) {
         long bp, fp;
-        if (!fess_vs_bfs(&c.levels[k], &cfg, &bp, &fp))
+        if (!crosscheck_level(&c.levels[k], run_fess, &cfg, 0, 1, 2000000, &bp, &fp))
             test_fail(__FILE__, __LINE__, "demo level %d: BFS %ld pushes, FESS %ld", k + 1, bp, fp);
         CHECK(fp > 0);
     }
     collection_free(&c);
 }
 
-static void fess_cross_check(const char *name, int count, const fess_config *cfg)
-{
-    const char *path = test_shared_level(name);
-    if (!path)
-        SKIP("shared boxoban levels not found");
-    collection c;
-    REQUIRE(collection_load(&c, path) == 0);
-    if (test_quick())
-        count /= 5;
-    int agree = 0, checked = 0;
-    for (int k = 0; k < c.nlevels && checked < count; k++) {
-        if (c.levels[k].error)
-            continue;
-        long bp, fp;
-        checked++;
-        if (fess_vs_bfs(&c.levels[k], cfg, &bp, &fp))
-            agree++;
-        else
-            test_fail(__FILE__, __LINE__, "%s level %d: BFS %ld pushes, FESS %ld", name,
-                      c.levels[k].index, bp, fp);
-    }
-    CHECK_INT(agree, checked);
-    collection_free(&c);
-}
-
 TEST(fess_solves_what_bfs_solves_boxoban)
 {
     fess_config cfg = fess_all_on();
-    fess_cross_check("boxoban/unfiltered/test/000.txt", 60, &cfg);
+    crosscheck_file("boxoban/unfiltered/test/000.txt", 60, run_fess, &cfg, 0);
 }
 
 TEST(fess_without_pruning_solves_what_bfs_solves)
 {
     /* every switch off: macro moves and the cells alone */
     fess_config cfg = {.deadlock_search = 0, .advisors = 0};
-    fess_cross_check("boxoban/medium/valid/000.txt", 30, &cfg);
+    crosscheck_file("boxoban/medium/valid/000.txt", 30, run_fess, &cfg, 0);
 }

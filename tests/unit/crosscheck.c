@@ -1,0 +1,73 @@
+/* crosscheck.c: a search against breadth-first search (see crosscheck.h). */
+#include "crosscheck.h"
+#include "test.h"
+#include "../../src/analysis/distance.h"
+#include "../../src/search/bfs.h"
+#include "../../src/search/pathbuild.h"
+#include "../../src/util/timer.h"
+
+int crosscheck_level(const level *lv, solve_fn solve, const void *cfg, int optimal, int bfs_prune,
+                     uint64_t max_nodes, long *bfs_pushes, long *pushes)
+{
+    board b;
+    if (board_build(&b, lv) != 0)
+        return 0;
+    distance_analyze(&b);
+    search_limits lim = {0};
+    lim.start_ns = timer_now_ns();
+    lim.max_nodes = max_nodes;
+    membudget m1, m2;
+    mem_init(&m1, 1ULL << 30);
+    mem_init(&m2, 1ULL << 30);
+    bfs_config bc = {.prune_dead = bfs_prune};
+    search_outcome ob, oa;
+    bfs_solve(&b, &bc, &lim, &m1, &ob);
+    solve(&b, cfg, &lim, &m2, &oa);
+    *bfs_pushes = ob.solved ? push_seq_pushes(&ob.pushes) : ob.stop == STOP_EXHAUSTED ? -1 : -2;
+    *pushes = oa.solved ? 0 : oa.stop == STOP_EXHAUSTED ? -1 : -2;
+    int ok = 1;
+    if (oa.solved) {
+        /* the pushes of the replayed solution are the truth */
+        movelist mv;
+        moves_init(&mv);
+        replay_result rr;
+        ok = path_build(&b, &oa.pushes, &mv) == 0 && solution_replay(&b, &mv, &rr);
+        *pushes = ok ? rr.m.pushes : -3;
+        moves_free(&mv);
+    }
+    if (ok && *bfs_pushes != -2 && *pushes != -2) {
+        if (optimal)
+            ok = *bfs_pushes == *pushes;
+        else
+            ok = (*bfs_pushes < 0) == (*pushes < 0) && *pushes >= *bfs_pushes;
+    }
+    push_seq_free(&ob.pushes);
+    push_seq_free(&oa.pushes);
+    board_free(&b);
+    return ok;
+}
+
+void crosscheck_file(const char *name, int count, solve_fn solve, const void *cfg, int optimal)
+{
+    const char *path = test_shared_level(name);
+    if (!path)
+        SKIP("shared boxoban levels not found");
+    collection c;
+    CHECK(collection_load(&c, path) == 0);
+    if (test_quick())
+        count = count / 5;
+    int agree = 0, checked = 0;
+    for (int k = 0; k < c.nlevels && checked < count; k++) {
+        if (c.levels[k].error)
+            continue;
+        long bp, ap;
+        checked++;
+        if (crosscheck_level(&c.levels[k], solve, cfg, optimal, 0, 3000000, &bp, &ap))
+            agree++;
+        else
+            test_fail(__FILE__, __LINE__, "%s level %d: BFS %ld pushes, the search %ld", name,
+                      c.levels[k].index, bp, ap);
+    }
+    CHECK_INT(agree, checked);
+    collection_free(&c);
+}

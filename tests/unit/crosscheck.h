@@ -1,0 +1,27 @@
+/* crosscheck.h: a search against the exhaustive breadth-first search, for
+ * the unit tests of every strategy. */
+#ifndef KEEPER_CROSSCHECK_H
+#define KEEPER_CROSSCHECK_H
+
+#include "../../src/core/level.h"
+#include "../../src/search/search.h"
+
+typedef void (*solve_fn)(const board *b, const void *cfg, search_limits *lim, membudget *mem,
+                         search_outcome *out);
+
+/* Solves lv with BFS (bfs_prune: dead squares) and with `solve` (config
+ * cfg), each under max_nodes stored positions. *bfs_pushes gets BFS's
+ * optimum, *pushes the pushes of the other search's solution as rebuilt and
+ * replayed (-1 unsolvable, -2 limit, -3 a solution that does not replay).
+ * Returns 1 when they agree: the same verdict on solvability, a replaying
+ * solution, and with `optimal` the same push count (else never fewer than
+ * BFS's). */
+int crosscheck_level(const level *lv, solve_fn solve, const void *cfg, int optimal, int bfs_prune,
+                     uint64_t max_nodes, long *bfs_pushes, long *pushes);
+
+/* crosscheck_level on the first `count` valid levels of a shared level file
+ * (a fifth of them in quick runs); skips visibly when the file is absent.
+ * Reports each disagreement as a test failure. */
+void crosscheck_file(const char *name, int count, solve_fn solve, const void *cfg, int optimal);
+
+#endif
