@@ -34,6 +34,7 @@ void subset_init(subset_ctx *s, const board *b, int limit, int maxk)
     s->ccap = CACHE_SIZE;
     s->cache_key = xcalloc(s->ccap, sizeof(uint64_t));
     s->cache_val = xcalloc(s->ccap, 1);
+    s->kept = xmalloc(sizeof(sq_t) * (size_t)b->nboxes);
 }
 
 void subset_free(subset_ctx *s)
@@ -49,6 +50,7 @@ void subset_free(subset_ctx *s)
     free(s->seen_gen);
     free(s->cache_key);
     free(s->cache_val);
+    free(s->kept);
     memset(s, 0, sizeof *s);
 }
 
@@ -195,5 +197,18 @@ int subset_dead(subset_ctx *s, const sq_t *boxes, int k, sq_t player)
     s->proofs += (uint64_t)dead;
     s->cache_key[slot] = key;
     s->cache_val[slot] = (uint8_t)(dead + 1);
+    return dead;
+}
+
+int subset_corral_dead(subset_ctx *s, const corral_ctx *c, const position *p, stats *st)
+{
+    if (c->nbest > s->maxk)
+        return 0;
+    for (int k = 0; k < c->nbest; k++)
+        s->kept[k] = p->boxes[c->best_fence[k]];
+    uint64_t before = s->searches;
+    int dead = subset_dead(s, s->kept, c->nbest, p->player);
+    st->subset_searches += s->searches - before;
+    st->subset_deadlocks += (uint64_t)dead;
     return dead;
 }

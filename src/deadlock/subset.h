@@ -19,7 +19,9 @@
 #define KEEPER_SUBSET_H
 
 #include "../core/position.h"
+#include "corral.h"
 #include "freeze.h"
+#include "../util/stats.h"
 
 typedef struct subset_ctx {
     const board *b;
@@ -38,6 +40,7 @@ typedef struct subset_ctx {
     uint64_t *cache_key; /* [ccap] key of the cached search */
     uint8_t *cache_val;  /* [ccap] 0 = empty, 1 = not proven, 2 = dead */
     uint32_t ccap;
+    sq_t *kept;       /* [nboxes] scratch: the boxes of a corral search */
     uint64_t searches, proofs, cache_hits;
 } subset_ctx;
 
@@ -50,5 +53,11 @@ void subset_free(subset_ctx *s);
  * the board with the player on `player`, provably cannot all reach goals.
  * Returns 1 = dead (proven), 0 = not proven. */
 int subset_dead(subset_ctx *s, const sq_t *boxes, int k, sq_t player);
+
+/* The corral deadlock search of a PI-corral: whether the boxes c->best_fence
+ * that corral_prune just chose for position p, alone on the board with the
+ * player, are proven stuck. 0 (not proven) when the corral has more than
+ * s->maxk boxes. Counts subset_searches and subset_deadlocks in st. */
+int subset_corral_dead(subset_ctx *s, const corral_ctx *c, const position *p, stats *st);
 
 #endif

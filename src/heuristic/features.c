@@ -10,7 +10,7 @@ void feat_init(feat_ctx *c, const board *b, const packing *pk)
 {
     c->b = b;
     c->pk = pk && pk->n > 0 ? pk : NULL;
-    c->room_next = xmalloc(sizeof(int) * (size_t)((c->pk ? c->pk->nrooms : 0) + 1));
+    c->filled = xmalloc(sizeof(int) * (size_t)((c->pk ? c->pk->nrooms : 0) + 1));
     c->stamp = xcalloc((size_t)b->nsq, sizeof(uint32_t));
     c->ts = 0;
     c->stack = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
@@ -18,7 +18,7 @@ void feat_init(feat_ctx *c, const board *b, const packing *pk)
 
 void feat_free(feat_ctx *c)
 {
-    free(c->room_next);
+    free(c->filled);
     free(c->stamp);
     free(c->stack);
     memset(c, 0, sizeof *c);
@@ -29,12 +29,12 @@ int feat_packed(const feat_ctx *c, const position *p)
     if (!c->pk)
         return p->on_goal;
     const packing *pk = c->pk;
-    /* Per room, the first goal of its order without a box; a room's packed
-     * count is that goal's place among the room's goals. Goals of the
-     * order are listed room by room interleaved, so count per room. */
-    int *filled = c->room_next;
+    /* The order lists the goals of all rooms interleaved: walk it and
+     * count, per room, the goals filled before the room's first empty one
+     * (filled[r] = -1 once that gap is met). */
+    int *filled = c->filled;
     for (int r = 0; r < pk->nrooms; r++)
-        filled[r] = 0; /* goals of room r filled so far, -1 once a gap is met */
+        filled[r] = 0;
     int packed = 0;
     for (int k = 0; k < pk->n; k++) {
         int r = pk->room[k];

@@ -33,7 +33,7 @@ typedef struct feat {
 typedef struct feat_ctx {
     const board *b;
     const packing *pk;  /* NULL or pk->n == 0: boxes on goals count */
-    int *room_next;     /* [nrooms] scratch */
+    int *filled;        /* [nrooms] scratch: goals filled so far per room */
     uint32_t *stamp;    /* [nsq] connectivity flood */
     uint32_t ts;
     sq_t *stack;        /* [nsq] */

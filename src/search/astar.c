@@ -54,8 +54,7 @@ struct astar {
     reach reach_check;   /* --check: a fresh computation to compare with */
     freeze_ctx fz;
     corral_ctx cc;
-    subset_ctx sub;      /* corral deadlock searches (cfg->deadlock_search > 0) */
-    sq_t *sub_boxes;     /* [nboxes] scratch: the boxes a search keeps */
+    subset_ctx sub;      /* corral deadlock searches (cfg->deadlock_search > 0; sub.b set) */
     packing pk;          /* fast mode: goals in filling order (pk.n = 0: none) */
     uint8_t *rank;       /* [nsq] 1 + position of a goal in the order, else 0 */
     int *room_next;      /* [rooms] scratch: first empty goal of each room */
@@ -199,15 +198,9 @@ static int corral_check(astar *a, int depth)
     }
     if (pruned < 0)
         return 0;
-    if (a->cfg->deadlock_search <= 0 || a->cc.nbest > a->sub.maxk)
+    if (a->cfg->deadlock_search <= 0)
         return 1;
-    for (int k = 0; k < a->cc.nbest; k++)
-        a->sub_boxes[k] = p->boxes[a->cc.best_fence[k]];
-    uint64_t before = a->sub.searches;
-    int dead = subset_dead(&a->sub, a->sub_boxes, a->cc.nbest, p->player);
-    a->st->subset_searches += a->sub.searches - before;
-    a->st->subset_deadlocks += (uint64_t)dead;
-    return dead ? -1 : 1;
+    return subset_corral_dead(&a->sub, &a->cc, p, a->st) ? -1 : 1;
 }
 
 /* Makes the child of node n (on the board, expanded at `depth`) in which
@@ -507,7 +500,6 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
     corral_init(&a->cc, b);
     if (cfg->corrals && cfg->deadlock_search > 0) {
         subset_init(&a->sub, b, cfg->deadlock_search, SUBSET_MAX_BOXES);
-        a->sub_boxes = xmalloc(sizeof(sq_t) * (size_t)b->nboxes);
     }
     a->rank = xcalloc((size_t)b->nsq, 1);
     a->goal_index = xcalloc((size_t)b->nsq, sizeof(uint16_t));
@@ -651,10 +643,8 @@ void astar_end(astar *a)
     reach_free(&a->reach_check);
     freeze_free(&a->fz);
     corral_free(&a->cc);
-    if (a->sub_boxes) {
+    if (a->sub.b)
         subset_free(&a->sub);
-        free(a->sub_boxes);
-    }
     packing_free(&a->pk);
     free(a->rank);
     free(a->room_next);

@@ -60,8 +60,7 @@ struct fess {
     box_move *mv; /* [4 nsq] moves of one box */
     freeze_ctx fz;
     corral_ctx cc;
-    subset_ctx sub;
-    sq_t *sub_boxes;
+    subset_ctx sub; /* corral deadlock searches (sub.b set when on) */
     uint8_t *allow; /* [nboxes] PI-corral: allowed first pushes per box */
     lowerbound lb;
     lb_sol sol;
@@ -256,28 +255,16 @@ static int dead_on_expansion(fess *f, int *pruned)
     if (*pruned < 0)
         return 0;
     f->st->corrals++;
-    if (f->cfg->deadlock_search <= 0 || f->cc.nbest > f->sub.maxk)
-        return 0;
-    for (int k = 0; k < f->cc.nbest; k++)
-        f->sub_boxes[k] = p->boxes[f->cc.best_fence[k]];
-    uint64_t before = f->sub.searches;
-    int dead = subset_dead(&f->sub, f->sub_boxes, f->cc.nbest, p->player);
-    f->st->subset_searches += f->sub.searches - before;
-    if (dead) {
-        f->st->subset_deadlocks++;
-        return 1;
-    }
-    return 0;
+    return f->cfg->deadlock_search > 0 && subset_corral_dead(&f->sub, &f->cc, p, f->st);
 }
 
-static int add_kid(fess *f, uint32_t idx, uint32_t rank)
+static void add_kid(fess *f, uint32_t idx, uint32_t rank)
 {
     if (f->nkids == f->capkids) {
         f->capkids = f->capkids ? f->capkids * 2 : 256;
         f->kids = xrealloc(f->kids, sizeof(kid) * f->capkids);
     }
     f->kids[f->nkids++] = (kid){idx, rank, 0};
-    return 0;
 }
 
 /* Generates the children of node n (on the board, player region in f->r):
@@ -440,7 +427,6 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     f->allow = xcalloc((size_t)b->nboxes, 1);
     if (cfg->corrals && cfg->deadlock_search > 0) {
         subset_init(&f->sub, b, cfg->deadlock_search, SUBSET_MAX_BOXES);
-        f->sub_boxes = xmalloc(sizeof(sq_t) * (size_t)b->nboxes);
     }
     lb_sol_init(&f->sol, b->nboxes);
     f->pk.n = 0;
@@ -550,10 +536,8 @@ void fess_end(fess *f)
     rooms_work_free(&f->rw);
     rooms_free(&f->rm);
     packing_free(&f->pk);
-    if (f->sub_boxes) {
+    if (f->sub.b)
         subset_free(&f->sub);
-        free(f->sub_boxes);
-    }
     free(f->allow);
     corral_free(&f->cc);
     freeze_free(&f->fz);

@@ -14,6 +14,7 @@
  * outcome, its slice, and whether it has ended. */
 typedef struct member {
     const char *name;
+    int is_fess;  /* else A* */
     void *search;
     search_outcome out;
     uint64_t slice;
@@ -22,14 +23,14 @@ typedef struct member {
 
 static int member_step(member *m, uint64_t budget)
 {
-    return m->name[0] == 'f' ? fess_step(m->search, budget) : astar_step(m->search, budget);
+    return m->is_fess ? fess_step(m->search, budget) : astar_step(m->search, budget);
 }
 
 static void member_end(member *m)
 {
     if (!m->search)
         return;
-    if (m->name[0] == 'f')
+    if (m->is_fess)
         fess_end(m->search);
     else
         astar_end(m->search);
@@ -44,7 +45,8 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
      * the two together and is enforced here. */
     search_limits sub = *lim;
     sub.max_nodes = 0;
-    member m[2] = {{.name = "fess", .slice = SLICE_FESS}, {.name = "astar", .slice = SLICE_ASTAR}};
+    member m[2] = {{.name = "fess", .is_fess = 1, .slice = SLICE_FESS},
+                   {.name = "astar", .slice = SLICE_ASTAR}};
     m[0].search = fess_begin(b, &cfg->fess, &sub, mem, &m[0].out);
     m[1].search = astar_begin(b, &cfg->astar, &sub, mem, &m[1].out);
     stop_reason stop = STOP_NONE;
