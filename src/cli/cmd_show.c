@@ -3,9 +3,11 @@
 #include "cli.h"
 #include "../analysis/distance.h"
 #include "../analysis/packing.h"
+#include "../analysis/plan.h"
 #include "../analysis/rooms.h"
 #include "../core/board.h"
 #include "../util/str.h"
+#include "../util/timer.h"
 #include "../util/util.h"
 
 #include <stdlib.h>
@@ -14,7 +16,7 @@
 static void show_usage(FILE *f)
 {
     fprintf(f,
-            "usage: keeper show FILE [--level N | --levels LIST] [--rooms]\n"
+            "usage: keeper show FILE [--level N | --levels LIST] [--rooms] [--packing]\n"
             "\n"
             "Prints each level with its size, boxes, inner squares, notes and saved\n"
             "solutions, and the board analysis: dead squares (a box there can never\n"
@@ -25,7 +27,14 @@ static void show_usage(FILE *f)
             "            a goal; after the 26th room, ~ and numbers; corridor squares\n"
             "            unchanged), each room's size, goals and entrances, and the\n"
             "            links: pairs of rooms the player can walk between through\n"
-            "            corridor squares without crossing a third room.\n");
+            "            corridor squares without crossing a third room.\n"
+            "  --packing also print the packing plan of the base search (a backward\n"
+            "            search from the solved position that pulls boxes back to\n"
+            "            the squares where boxes start): its steps in the order the\n"
+            "            forward search should reach them, each a square (row,col)\n"
+            "            that a box must stand on, parking squares (no goal) marked\n"
+            "            with the step that moves the box on; the board shows the\n"
+            "            goal each step fills (1-9, a-z, A-Z) and parking squares (P).\n");
 }
 
 /* Prints the board with `mark` drawn on the squares where flag[s] is set. */
@@ -124,10 +133,78 @@ static void print_rooms(const board *b, const level *lv)
     rooms_free(&rm);
 }
 
+static char step_char(int v)
+{
+    return v < 9 ? (char)('1' + v) : v < 35 ? (char)('a' + v - 9) : v < 61 ? (char)('A' + v - 35) : '+';
+}
+
+/* The "--packing" section: the plan of the base search. */
+static void print_plan(const board *b, const level *lv)
+{
+    plan pl;
+    int64_t t0 = timer_now_ns();
+    if (plan_compute(&pl, b, 0, 0) != 0) {
+        printf("  packing plan: not computed (out of memory)\n");
+        return;
+    }
+    double secs = timer_seconds_since(t0);
+    printf("  packing plan: %d step%s, %d parking, %s (%d box%s left off a base); "
+           "base search %llu positions, %.2f s\n",
+           pl.n, pl.n == 1 ? "" : "s", pl.parked, pl.complete ? "complete" : "partial", pl.left,
+           pl.left == 1 ? "" : "es", (unsigned long long)pl.nodes, secs);
+    if (pl.n == 0) {
+        plan_free(&pl);
+        return;
+    }
+    /* the board: the step that last puts a box on each goal, P for parking */
+    int *mark = xcalloc((size_t)b->nsq, sizeof(int));
+    for (int k = 0; k < pl.n; k++)
+        mark[pl.step[k].sq] = b->is_goal[pl.step[k].sq] ? k + 1
+                              : pl.step[k].from != SQ_NONE ? -1 : mark[pl.step[k].sq];
+    for (int r = 0; r < lv->height; r++) {
+        char *row = xmalloc((size_t)lv->width + 1);
+        int len = 0;
+        for (int c2 = 0; c2 < lv->width; c2++) {
+            int k2 = r * lv->width + c2;
+            sq_t sq = b->sq_of_cell[k2];
+            char g = lv->grid[k2];
+            if (sq != SQ_NONE && mark[sq] > 0)
+                g = step_char(mark[sq] - 1);
+            else if (sq != SQ_NONE && mark[sq] < 0)
+                g = 'P';
+            row[c2] = g;
+            if (g != ' ')
+                len = c2 + 1;
+        }
+        printf("  %.*s\n", len, row);
+        free(row);
+    }
+    free(mark);
+    strbuf s;
+    sb_init(&s);
+    for (int k = 0; k < pl.n; k++) {
+        const plan_step *st = &pl.step[k];
+        sb_printf(&s, "  %3d. (%d,%d)", k + 1, board_row(b, st->sq) + 1, board_col(b, st->sq) + 1);
+        if (st->from != SQ_NONE)
+            sb_printf(&s, " from (%d,%d)", board_row(b, st->from) + 1,
+                      board_col(b, st->from) + 1);
+        else
+            sb_printf(&s, " already there");
+        if (!b->is_goal[st->sq] && st->from != SQ_NONE)
+            sb_printf(&s, ", parked until step %d", st->until + 1);
+        else if (st->until >= 0)
+            sb_printf(&s, ", moves on at step %d", st->until + 1);
+        sb_printf(&s, "\n");
+    }
+    fputs(s.s ? s.s : "", stdout);
+    sb_free(&s);
+    plan_free(&pl);
+}
+
 int cmd_show(int argc, char **argv)
 {
     const char *file = NULL;
-    int show_rooms = 0;
+    int show_rooms = 0, show_packing = 0;
     level_sel sel = {.given = 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -138,6 +215,10 @@ int cmd_show(int argc, char **argv)
         }
         if (!strcmp(a, "--rooms")) {
             show_rooms = 1;
+            continue;
+        }
+        if (!strcmp(a, "--packing")) {
+            show_packing = 1;
             continue;
         }
         int used = cli_parse_level_sel(&sel, a, next);
@@ -253,6 +334,8 @@ int cmd_show(int argc, char **argv)
             printf("  packing order: none found\n");
         }
         packing_free(&pk);
+        if (show_packing)
+            print_plan(&b, lv);
         if (show_rooms)
             print_rooms(&b, lv);
         board_free(&b);

@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-void feat_init(feat_ctx *c, const board *b, const packing *pk)
+void feat_init(feat_ctx *c, const board *b, const packing *pk, const plan *pl)
 {
     c->b = b;
+    c->pl = pl && pl->n > 0 ? pl : NULL;
+    c->pscratch = xmalloc(sizeof(int) * (size_t)((c->pl ? c->pl->n : 0) + 2));
     c->pk = pk && pk->n > 0 ? pk : NULL;
     c->filled = xmalloc(sizeof(int) * (size_t)((c->pk ? c->pk->nrooms : 0) + 1));
     c->stamp = xcalloc((size_t)b->nsq, sizeof(uint32_t));
@@ -19,6 +21,7 @@ void feat_init(feat_ctx *c, const board *b, const packing *pk)
 void feat_free(feat_ctx *c)
 {
     free(c->filled);
+    free(c->pscratch);
     free(c->stamp);
     free(c->stack);
     memset(c, 0, sizeof *c);
@@ -26,6 +29,8 @@ void feat_free(feat_ctx *c)
 
 int feat_packed(const feat_ctx *c, const position *p)
 {
+    if (c->pl)
+        return plan_packed(c->pl, p, c->pscratch);
     if (!c->pk)
         return p->on_goal;
     const packing *pk = c->pk;
@@ -48,6 +53,11 @@ int feat_packed(const feat_ctx *c, const position *p)
         packed++;
     }
     return packed;
+}
+
+int feat_oop(const feat_ctx *c, const position *p, int packed)
+{
+    return c->pl ? plan_oop(c->pl, p, packed) : 0;
 }
 
 int feat_connectivity(feat_ctx *c, const position *p)

@@ -1,7 +1,9 @@
 /* features.h: the features of a position that the feature-space search
  * (search/fess.c) files positions by (Shoham and Schaeffer's FESS):
  *
- *  - packed: how far the goal-filling plan has got. With a packing order
+ *  - packed: how far the goal-filling plan has got. With a packing plan
+ *    (analysis/plan.h), the steps of the plan done, parking included.
+ *    Else with a packing order
  *    (analysis/packing.h), the sum over its rooms of the length of the
  *    filled prefix of the room's order: a box counts only once every goal
  *    to be filled before it in its room holds a box, so boxes placed early
@@ -12,6 +14,8 @@
  *    player's). At least 1 when the board has free floor; lower is better.
  *  - rooms: the links between rooms that boxes cut (analysis/rooms.h);
  *    lower is better; 0 when the level has no room analysis.
+ *  - out of plan: with a packing plan, the boxes standing where no step
+ *    still to come can use them (plan_oop); lower is better.
  *
  * A feature vector folds into a 32-bit rank, smaller is better, compared
  * field by field in the order packed, connectivity, rooms, out of plan;
@@ -21,6 +25,7 @@
 
 #include <stdint.h>
 #include "../analysis/packing.h"
+#include "../analysis/plan.h"
 #include "../core/position.h"
 
 typedef struct feat {
@@ -33,17 +38,24 @@ typedef struct feat {
 typedef struct feat_ctx {
     const board *b;
     const packing *pk;  /* NULL or pk->n == 0: boxes on goals count */
+    const plan *pl;     /* NULL, or a plan that takes the order's place */
+    int *pscratch;      /* [pl->n + 2] */
     int *filled;        /* [nrooms] scratch: goals filled so far per room */
     uint32_t *stamp;    /* [nsq] connectivity flood */
     uint32_t ts;
     sq_t *stack;        /* [nsq] */
 } feat_ctx;
 
-void feat_init(feat_ctx *c, const board *b, const packing *pk);
+/* pl, when not NULL and not empty, counts packed boxes instead of pk:
+ * the steps of the plan done (plan_packed). */
+void feat_init(feat_ctx *c, const board *b, const packing *pk, const plan *pl);
 void feat_free(feat_ctx *c);
 
 /* Packed boxes of p (see above). */
 int feat_packed(const feat_ctx *c, const position *p);
+/* Boxes of p out of the plan (plan_oop) with `packed` steps done; 0
+ * without a plan. */
+int feat_oop(const feat_ctx *c, const position *p, int packed);
 /* Regions of free floor in p. */
 int feat_connectivity(feat_ctx *c, const position *p);
 

@@ -66,6 +66,7 @@ struct fess {
     lb_sol sol;
     int lb_ok;
     packing pk;
+    plan pl;
     feat_ctx fc;
     rooms rm;       /* rooms and their links (rm.nrooms = 0: none) */
     rooms_work rw;
@@ -231,6 +232,8 @@ static uint32_t rank_here(fess *f)
     v.conn = feat_connectivity(&f->fc, &f->pos);
     if (f->rm.nrooms > 0)
         v.rooms = rooms_score(&f->rm, &f->rw, &f->pos);
+    if (f->cfg->oop)
+        v.oop = feat_oop(&f->fc, &f->pos, v.packed);
     return feat_rank(&v);
 }
 
@@ -332,7 +335,9 @@ static int generate(fess *f, uint32_t n, int pruned)
 }
 
 /* Advisors: each names the best child (least rank) that improves one
- * feature on the parent's (rank pr) without packing less. */
+ * feature on the parent's (rank pr) without packing less: packed,
+ * connectivity, rooms, and out of plan (the last also no worse in
+ * connectivity and rooms). */
 static void advise(fess *f, uint32_t pr)
 {
     if (!f->cfg->advisors) {
@@ -340,17 +345,21 @@ static void advise(fess *f, uint32_t pr)
             f->kids[k].advised = 1;
         return;
     }
-    int pp = rank_packed(pr), pc = rank_conn(pr), pm = rank_rooms(pr);
-    int best[3] = {-1, -1, -1};
+    int pp = rank_packed(pr), pc = rank_conn(pr), pm = rank_rooms(pr), po = rank_oop(pr);
+    int best[4] = {-1, -1, -1, -1};
     for (uint32_t k = 0; k < f->nkids; k++) {
         uint32_t r = f->kids[k].rank;
         int kp = rank_packed(r);
-        int better[3] = {kp > pp, kp >= pp && rank_conn(r) < pc, kp >= pp && rank_rooms(r) < pm};
-        for (int a = 0; a < 3; a++)
+        /* out of plan: fewer boxes out of the plan, packing no less and
+         * the other features no worse */
+        int better[4] = {kp > pp, kp >= pp && rank_conn(r) < pc, kp >= pp && rank_rooms(r) < pm,
+                         kp >= pp && rank_conn(r) <= pc && rank_rooms(r) <= pm &&
+                             rank_oop(r) < po};
+        for (int a = 0; a < 4; a++)
             if (better[a] && (best[a] < 0 || r < f->kids[best[a]].rank))
                 best[a] = (int)k;
     }
-    for (int a = 0; a < 3; a++)
+    for (int a = 0; a < 4; a++)
         if (best[a] >= 0)
             f->kids[best[a]].advised = 1;
     if (f->nkids > 0 && f->nkids <= 2)
@@ -434,7 +443,11 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     f->pk.room = NULL;
     if (cfg->packing)
         packing_compute(&f->pk, b, lim->deadline_ns);
-    feat_init(&f->fc, b, &f->pk);
+    memset(&f->pl, 0, sizeof f->pl);
+    if (cfg->packing && (cfg->plan == 2 || (cfg->plan == 1 && f->pk.n == 0)))
+        if (plan_compute(&f->pl, b, 0, lim->deadline_ns) != 0)
+            memset(&f->pl, 0, sizeof f->pl);
+    feat_init(&f->fc, b, &f->pk, &f->pl);
     memset(&f->rm, 0, sizeof f->rm);
     if (cfg->rooms && rooms_build(&f->rm, b) != 0)
         f->rm.nrooms = 0;
@@ -536,6 +549,7 @@ void fess_end(fess *f)
     rooms_work_free(&f->rw);
     rooms_free(&f->rm);
     packing_free(&f->pk);
+    plan_free(&f->pl);
     if (f->sub.b)
         subset_free(&f->sub);
     free(f->allow);

@@ -100,6 +100,8 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             .packing = (int)o->packing,
             .advisors = (int)o->advisors,
             .rooms = (int)o->rooms,
+            .plan = (int)o->plan,
+            .oop = (int)o->oop,
             .check = (int)o->check,
         };
         if (o->optimal || o->strategy == 0) {

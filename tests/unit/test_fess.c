@@ -248,7 +248,7 @@ TEST(features_connectivity_hand_made)
     position p;
     pos_init(&p, &b);
     feat_ctx fc;
-    feat_init(&fc, &b, NULL);
+    feat_init(&fc, &b, NULL, NULL);
     CHECK_INT(feat_connectivity(&fc, &p), 2);
     CHECK_INT(feat_packed(&fc, &p), 0);
     /* push the box onto the goal: one region again, one box packed */
@@ -286,7 +286,7 @@ TEST(features_packed_counts_the_filled_prefix)
     position p;
     pos_init(&p, &b);
     feat_ctx fc;
-    feat_init(&fc, &b, &pk);
+    feat_init(&fc, &b, &pk, NULL);
     sq_t sq[3] = {p.boxes[0], p.boxes[1], pk.order[2]};
     pos_set(&p, sq, b.start_player);
     CHECK_INT(p.on_goal, 1);

@@ -1,0 +1,889 @@
+/* plan.c: the base search and the plan it gives (see plan.h). */
+#include "plan.h"
+#include "../util/timer.h"
+#include "../util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PLAN_DEFAULT_NODES 50000u
+#define FAR_WALK 6 /* an eliminated base is at least this many steps away */
+
+/* A position of the base search; its box and base sets live in `bits`. */
+typedef struct bnode {
+    int32_t parent; /* -1 for a root */
+    sq_t from, to;  /* the pull that made it: a box from `from` to `to` */
+    sq_t player;    /* normalized player square */
+    uint8_t elim;   /* the pull eliminated the box and the base on `to` */
+    int16_t done;   /* boxes eliminated or standing on a base */
+    int16_t left;   /* boxes still on the board */
+    int32_t depth;  /* pull moves from the root */
+} bnode;
+
+typedef struct hentry {
+    uint64_t key;
+    uint32_t idx;
+} hentry;
+
+typedef struct pull_move {
+    sq_t to, player;
+    int pulls;
+} pull_move;
+
+typedef struct basesearch {
+    const board *b;
+    int nsq, W; /* bitset words per set */
+    bnode *node;
+    uint64_t *bits; /* [2 * W] per node: boxes, then remaining bases */
+    uint32_t nnodes, cap;
+    uint32_t *table; /* node index + 1, 0 = empty */
+    uint32_t tmask;
+    hentry *heap;
+    uint32_t nheap, hcap;
+    /* the position being expanded */
+    uint8_t *occ;     /* [nsq] a box stands here */
+    uint8_t *base;    /* [nsq] a remaining base */
+    uint8_t *reach_any; /* [nsq] some remaining base pushes a lone box here */
+    uint32_t *stamp;  /* [nsq] floods */
+    uint32_t ts;
+    sq_t *stack;      /* [nsq] */
+    int32_t *dist;    /* [nsq] bounded walks */
+    /* pull paths of one box */
+    uint32_t *mark, *side_stamp; /* [4 * nsq] */
+    uint8_t *side_mask;          /* [4 * nsq] */
+    int32_t *queue, *pdepth;     /* [4 * nsq] */
+    uint32_t pstamp;
+    pull_move *moves; /* [4 * nsq] */
+    uint8_t *base_reach; /* [nboxes * nsq]: start box i pushes a lone box to s */
+    /* matching */
+    int *match_base; /* [nboxes] box matched to each base index, or -1 */
+    int *seen;       /* [nboxes] */
+    int seen_stamp;
+    sq_t *mboxes;    /* [nboxes] */
+    int *mbases;     /* [nboxes] */
+    uint64_t *tmp;   /* [2 * W] child sets */
+    uint32_t best;   /* the node with most boxes done, first found */
+} basesearch;
+
+static uint32_t new_stamp(basesearch *s)
+{
+    if (++s->ts == 0) {
+        memset(s->stamp, 0, sizeof(uint32_t) * (size_t)s->nsq);
+        s->ts = 1;
+    }
+    return s->ts;
+}
+
+/* Floods the free floor from `from` (occ blocks); returns the smallest
+ * square reached. */
+static sq_t flood(basesearch *s, sq_t from)
+{
+    const board *b = s->b;
+    uint32_t ts = new_stamp(s);
+    int sp = 0;
+    sq_t lo = from;
+    s->stamp[from] = ts;
+    s->stack[sp++] = from;
+    while (sp > 0) {
+        sq_t q = s->stack[--sp];
+        if (q < lo)
+            lo = q;
+        for (int d = 0; d < 4; d++) {
+            sq_t t = b->nb[q][d];
+            if (t == SQ_NONE || s->occ[t] || s->stamp[t] == ts)
+                continue;
+            s->stamp[t] = ts;
+            s->stack[sp++] = t;
+        }
+    }
+    return lo;
+}
+
+/* The sides of the box on `box` that a player on `pl` reaches. */
+static int sides_reached(basesearch *s, sq_t box, sq_t pl)
+{
+    const board *b = s->b;
+    int want = 0, got = 0;
+    for (int d = 0; d < 4; d++) {
+        sq_t t = b->nb[box][d];
+        if (t != SQ_NONE && !s->occ[t])
+            want |= 1 << d;
+        if (t == pl)
+            got |= 1 << d;
+    }
+    if (got == want)
+        return got;
+    uint32_t ts = new_stamp(s);
+    int head = 0, tail = 0;
+    s->stamp[pl] = ts;
+    s->stack[tail++] = pl;
+    while (head < tail) {
+        sq_t q = s->stack[head++];
+        for (int d = 0; d < 4; d++) {
+            sq_t t = b->nb[q][d];
+            if (t == SQ_NONE || s->stamp[t] == ts || s->occ[t])
+                continue;
+            s->stamp[t] = ts;
+            s->stack[tail++] = t;
+            for (int e = 0; e < 4; e++)
+                if (b->nb[box][e] == t)
+                    got |= 1 << e;
+            if (got == want)
+                return got;
+        }
+    }
+    return got;
+}
+
+/* Every pull macro move of the box on `from`; the player's region must be
+ * stamped `region` in s->stamp on entry (the flood is redone as needed).
+ * One move per destination square and player region, fewest pulls first;
+ * boxes are pulled only through squares some remaining base reaches.
+ * s->occ is unchanged on return. Returns the count, moves in s->moves. */
+static int pull_moves(basesearch *s, sq_t from, sq_t player)
+{
+    const board *b = s->b;
+    if (++s->pstamp == 0) {
+        memset(s->mark, 0, sizeof(uint32_t) * (size_t)s->nsq * 4);
+        memset(s->side_stamp, 0, sizeof(uint32_t) * (size_t)s->nsq * 4);
+        s->pstamp = 1;
+    }
+    uint32_t ps = s->pstamp;
+    int head = 0, tail = 0, n = 0;
+    int sides0 = sides_reached(s, from, player);
+    for (int d = 0; d < 4; d++)
+        if (sides0 & (1 << d)) {
+            s->side_stamp[from * 4 + d] = ps;
+            s->side_mask[from * 4 + d] = (uint8_t)sides0;
+            s->mark[from * 4 + d] = ps;
+        }
+    /* pull in direction d: the player on nb[box][d] steps on to the square
+     * beyond, the box follows onto nb[box][d]; the player ends on side d */
+    for (int d = 0; d < 4; d++) {
+        sq_t q = b->nb[from][d];
+        if (!(sides0 & (1 << d)))
+            continue;
+        sq_t qq = b->nb[q][d];
+        if (qq == SQ_NONE || s->occ[qq] || !s->reach_any[q])
+            continue;
+        int ns = q * 4 + d;
+        s->mark[ns] = ps;
+        s->pdepth[ns] = 1;
+        s->queue[tail++] = ns;
+    }
+    sq_t cur = from;
+    while (head < tail) {
+        int st = s->queue[head++];
+        if (s->side_stamp[st] == ps)
+            continue;
+        sq_t box = (sq_t)(st / 4);
+        sq_t pl = b->nb[box][st % 4];
+        if (box != cur) {
+            s->occ[cur] = 0;
+            s->occ[box] = 1;
+            cur = box;
+        }
+        int sides = sides_reached(s, box, pl);
+        for (int d = 0; d < 4; d++)
+            if (sides & (1 << d)) {
+                s->side_stamp[box * 4 + d] = ps;
+                s->side_mask[box * 4 + d] = (uint8_t)sides;
+            }
+        s->moves[n].to = box;
+        s->moves[n].player = pl;
+        s->moves[n].pulls = s->pdepth[st];
+        n++;
+        for (int d = 0; d < 4; d++) {
+            if (!(sides & (1 << d)))
+                continue;
+            sq_t q = b->nb[box][d];
+            sq_t qq = b->nb[q][d];
+            if (qq == SQ_NONE || s->occ[qq] || !s->reach_any[q])
+                continue;
+            int ns = q * 4 + d;
+            if (s->mark[ns] == ps)
+                continue;
+            s->mark[ns] = ps;
+            s->pdepth[ns] = s->pdepth[st] + 1;
+            s->queue[tail++] = ns;
+        }
+    }
+    if (cur != from) {
+        s->occ[cur] = 0;
+        s->occ[from] = 1;
+    }
+    return n;
+}
+
+/* Whether `to` is at least FAR_WALK steps of walking from `from` on the
+ * empty board. */
+static int far_apart(basesearch *s, sq_t from, sq_t to)
+{
+    const board *b = s->b;
+    uint32_t ts = new_stamp(s);
+    int head = 0, tail = 0;
+    s->stamp[from] = ts;
+    s->dist[from] = 0;
+    s->stack[tail++] = from;
+    while (head < tail) {
+        sq_t q = s->stack[head++];
+        if (q == to)
+            return 0;
+        if (s->dist[q] + 1 >= FAR_WALK)
+            continue;
+        for (int d = 0; d < 4; d++) {
+            sq_t t = b->nb[q][d];
+            if (t == SQ_NONE || s->stamp[t] == ts)
+                continue;
+            s->stamp[t] = ts;
+            s->dist[t] = s->dist[q] + 1;
+            s->stack[tail++] = t;
+        }
+    }
+    return 1;
+}
+
+static int base_index(const board *b, sq_t sq)
+{
+    int lo = 0, hi = b->nboxes - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (b->start_boxes[mid] == sq)
+            return mid;
+        if (b->start_boxes[mid] < sq)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+static int augment(basesearch *s, int k, int nbases)
+{
+    const board *b = s->b;
+    for (int j = 0; j < nbases; j++) {
+        int bi = s->mbases[j];
+        if (s->seen[j] == s->seen_stamp || !s->base_reach[(size_t)bi * s->nsq + s->mboxes[k]])
+            continue;
+        s->seen[j] = s->seen_stamp;
+        if (s->match_base[j] < 0 || augment(s, s->match_base[j], nbases)) {
+            s->match_base[j] = k;
+            return 1;
+        }
+    }
+    (void)b;
+    return 0;
+}
+
+/* Whether every box of the sets in s->tmp can be pushed from a base of its
+ * own (lone box, empty board). */
+static int matchable(basesearch *s)
+{
+    int nbx = 0, nba = 0;
+    const uint64_t *bx = s->tmp, *ba = s->tmp + s->W;
+    for (int w = 0; w < s->W; w++) {
+        for (uint64_t m = bx[w]; m; m &= m - 1)
+            s->mboxes[nbx++] = (sq_t)(w * 64 + __builtin_ctzll(m));
+        for (uint64_t m = ba[w]; m; m &= m - 1)
+            s->mbases[nba++] = base_index(s->b, (sq_t)(w * 64 + __builtin_ctzll(m)));
+    }
+    if (nbx != nba)
+        return 0;
+    for (int j = 0; j < nba; j++)
+        s->match_base[j] = -1;
+    for (int k = 0; k < nbx; k++) {
+        if (++s->seen_stamp == 0) {
+            for (int j = 0; j < s->b->nboxes; j++)
+                s->seen[j] = 0;
+            s->seen_stamp = 1;
+        }
+        if (!augment(s, k, nba))
+            return 0;
+    }
+    return 1;
+}
+
+static uint64_t hash_sets(const basesearch *s, const uint64_t *sets, sq_t player)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)player;
+    for (int w = 0; w < 2 * s->W; w++)
+        h = board_mix64(h ^ sets[w]) + (uint64_t)w;
+    return h;
+}
+
+static int grow_table(basesearch *s)
+{
+    uint32_t size = (s->tmask + 1) * 2;
+    uint32_t *t = calloc(size, sizeof(uint32_t));
+    if (!t)
+        return -1;
+    for (uint32_t i = 0; i < s->nnodes; i++) {
+        const uint64_t *sets = s->bits + (size_t)i * 2 * s->W;
+        uint32_t h = (uint32_t)hash_sets(s, sets, s->node[i].player) & (size - 1);
+        while (t[h])
+            h = (h + 1) & (size - 1);
+        t[h] = i + 1;
+    }
+    free(s->table);
+    s->table = t;
+    s->tmask = size - 1;
+    return 0;
+}
+
+static int heap_push(basesearch *s, uint64_t key, uint32_t idx)
+{
+    if (s->nheap == s->hcap) {
+        uint32_t cap = s->hcap ? s->hcap * 2 : 1024;
+        hentry *h = realloc(s->heap, sizeof(hentry) * cap);
+        if (!h)
+            return -1;
+        s->heap = h;
+        s->hcap = cap;
+    }
+    uint32_t i = s->nheap++;
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (s->heap[p].key <= key)
+            break;
+        s->heap[i] = s->heap[p];
+        i = p;
+    }
+    s->heap[i].key = key;
+    s->heap[i].idx = idx;
+    return 0;
+}
+
+static uint32_t heap_pop(basesearch *s)
+{
+    uint32_t top = s->heap[0].idx;
+    hentry last = s->heap[--s->nheap];
+    uint32_t i = 0, n = s->nheap;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && s->heap[c + 1].key < s->heap[c].key)
+            c++;
+        if (last.key <= s->heap[c].key)
+            break;
+        s->heap[i] = s->heap[c];
+        i = c;
+    }
+    if (n > 0)
+        s->heap[i] = last;
+    return top;
+}
+
+/* Free-floor regions of the position in s->occ. */
+static int regions(basesearch *s)
+{
+    const board *b = s->b;
+    uint32_t ts = new_stamp(s);
+    int n = 0;
+    for (int q0 = 0; q0 < b->nsq; q0++) {
+        if (s->occ[q0] || s->stamp[q0] == ts)
+            continue;
+        n++;
+        int sp = 0;
+        s->stamp[q0] = ts;
+        s->stack[sp++] = (sq_t)q0;
+        while (sp > 0) {
+            sq_t q = s->stack[--sp];
+            for (int d = 0; d < 4; d++) {
+                sq_t t = b->nb[q][d];
+                if (t == SQ_NONE || s->occ[t] || s->stamp[t] == ts)
+                    continue;
+                s->stamp[t] = ts;
+                s->stack[sp++] = t;
+            }
+        }
+    }
+    return n;
+}
+
+/* Adds the position in s->tmp with the player on `player` (s->occ holds
+ * its boxes) unless stored already. Returns 1 when added, 0 when known,
+ * -1 out of memory. */
+static int add_node(basesearch *s, int32_t parent, sq_t from, sq_t to, int elim, sq_t player)
+{
+    sq_t norm = flood(s, player);
+    uint64_t h = hash_sets(s, s->tmp, norm);
+    uint32_t i = (uint32_t)h & s->tmask;
+    size_t setw = (size_t)2 * s->W;
+    while (s->table[i]) {
+        uint32_t k = s->table[i] - 1;
+        if (s->node[k].player == norm &&
+            memcmp(s->bits + k * setw, s->tmp, sizeof(uint64_t) * setw) == 0)
+            return 0;
+        i = (i + 1) & s->tmask;
+    }
+    if (s->nnodes == s->cap) {
+        uint32_t cap = s->cap * 2;
+        bnode *nn = realloc(s->node, sizeof(bnode) * cap);
+        if (!nn)
+            return -1;
+        s->node = nn;
+        uint64_t *nb = realloc(s->bits, sizeof(uint64_t) * setw * cap);
+        if (!nb)
+            return -1;
+        s->bits = nb;
+        s->cap = cap;
+    }
+    uint32_t k = s->nnodes++;
+    memcpy(s->bits + k * setw, s->tmp, sizeof(uint64_t) * setw);
+    bnode *x = &s->node[k];
+    x->parent = parent;
+    x->from = from;
+    x->to = to;
+    x->player = norm;
+    x->elim = (uint8_t)elim;
+    x->depth = parent < 0 ? 0 : s->node[parent].depth + 1;
+    int left = 0, onbase = 0;
+    const uint64_t *bx = s->tmp, *ba = s->tmp + s->W;
+    for (int w = 0; w < s->W; w++) {
+        left += __builtin_popcountll(bx[w]);
+        onbase += __builtin_popcountll(bx[w] & ba[w]);
+    }
+    x->left = (int16_t)left;
+    x->done = (int16_t)(s->b->nboxes - left + onbase);
+    if (k == 0 || x->done > s->node[s->best].done)
+        s->best = k;
+    s->table[i] = k + 1;
+    if (2 * (uint64_t)s->nnodes > s->tmask && grow_table(s) != 0)
+        return -1;
+    int conn = regions(s);
+    uint64_t key = (uint64_t)(s->b->nboxes - x->done) << 52 | (uint64_t)MIN(conn, 255) << 44 |
+                   (uint64_t)MIN(x->depth, 4095) << 32 | k;
+    if (heap_push(s, key, k) != 0)
+        return -1;
+    return 1;
+}
+
+static void load(basesearch *s, uint32_t k)
+{
+    const uint64_t *bx = s->bits + (size_t)k * 2 * s->W, *ba = bx + s->W;
+    memset(s->occ, 0, (size_t)s->nsq);
+    memset(s->base, 0, (size_t)s->nsq);
+    for (int w = 0; w < s->W; w++) {
+        for (uint64_t m = bx[w]; m; m &= m - 1)
+            s->occ[w * 64 + __builtin_ctzll(m)] = 1;
+        for (uint64_t m = ba[w]; m; m &= m - 1)
+            s->base[w * 64 + __builtin_ctzll(m)] = 1;
+    }
+    memset(s->reach_any, 0, (size_t)s->nsq);
+    for (int i = 0; i < s->b->nboxes; i++) {
+        if (!s->base[s->b->start_boxes[i]])
+            continue;
+        const uint8_t *r = s->base_reach + (size_t)i * s->nsq;
+        for (int q = 0; q < s->nsq; q++)
+            s->reach_any[q] |= r[q];
+    }
+}
+
+static inline void set_bit(uint64_t *v, sq_t q) { v[q / 64] |= 1ull << (q % 64); }
+static inline void clear_bit(uint64_t *v, sq_t q) { v[q / 64] &= ~(1ull << (q % 64)); }
+
+/* Expands node k: its pulls become children. Returns -1 out of memory. */
+static int expand(basesearch *s, uint32_t k)
+{
+    const board *b = s->b;
+    load(s, k);
+    sq_t player = s->node[k].player;
+    size_t setw = (size_t)2 * s->W;
+    /* First pass: does some box have an eliminating pull? Then keep only
+     * those, the first (fewest pulls) of each box. */
+    int any_elim = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (sq_t q = 0; q < b->nsq; q++) {
+            if (!s->occ[q])
+                continue;
+            int n = pull_moves(s, q, player);
+            int took_elim = 0;
+            for (int i = 0; i < n; i++) {
+                const pull_move *m = &s->moves[i];
+                int elim = 0;
+                if (s->base[m->to] && m->to != q && far_apart(s, q, m->to)) {
+                    memcpy(s->tmp, s->bits + k * setw, sizeof(uint64_t) * setw);
+                    clear_bit(s->tmp, q);
+                    clear_bit(s->tmp + s->W, m->to);
+                    elim = matchable(s);
+                }
+                if (pass == 0) {
+                    if (elim) {
+                        any_elim = 1;
+                        break;
+                    }
+                    continue;
+                }
+                if (any_elim && (!elim || took_elim))
+                    continue;
+                memcpy(s->tmp, s->bits + k * setw, sizeof(uint64_t) * setw);
+                clear_bit(s->tmp, q);
+                if (elim) {
+                    clear_bit(s->tmp + s->W, m->to);
+                    took_elim = 1;
+                } else {
+                    set_bit(s->tmp, m->to);
+                }
+                /* occ for the child's player flood and regions */
+                s->occ[q] = 0;
+                if (!elim)
+                    s->occ[m->to] = 1;
+                int r = add_node(s, (int32_t)k, q, m->to, elim, m->player);
+                if (!elim)
+                    s->occ[m->to] = 0;
+                s->occ[q] = 1;
+                if (r < 0)
+                    return -1;
+            }
+            if (pass == 0 && any_elim)
+                break;
+        }
+    }
+    return 0;
+}
+
+/* Base i pushes a lone box to which squares (the player is assumed able
+ * to get behind the box wherever that square is floor). */
+static void compute_base_reach(basesearch *s)
+{
+    const board *b = s->b;
+    for (int i = 0; i < b->nboxes; i++) {
+        uint8_t *r = s->base_reach + (size_t)i * s->nsq;
+        int head = 0, tail = 0;
+        r[b->start_boxes[i]] = 1;
+        s->stack[tail++] = b->start_boxes[i];
+        while (head < tail) {
+            sq_t q = s->stack[head++];
+            for (int d = 0; d < 4; d++) {
+                sq_t t = b->nb[q][d], behind = b->nb[q][DIR_OPP(d)];
+                if (t == SQ_NONE || behind == SQ_NONE || r[t])
+                    continue;
+                r[t] = 1;
+                s->stack[tail++] = t;
+            }
+        }
+    }
+}
+
+static void basesearch_free(basesearch *s)
+{
+    free(s->node);
+    free(s->bits);
+    free(s->table);
+    free(s->heap);
+    free(s->occ);
+    free(s->base);
+    free(s->reach_any);
+    free(s->stamp);
+    free(s->stack);
+    free(s->dist);
+    free(s->mark);
+    free(s->side_stamp);
+    free(s->side_mask);
+    free(s->queue);
+    free(s->pdepth);
+    free(s->moves);
+    free(s->base_reach);
+    free(s->match_base);
+    free(s->seen);
+    free(s->mboxes);
+    free(s->mbases);
+    free(s->tmp);
+}
+
+/* Turns the pulls from the root to node `best` into forward steps. */
+static int extract(basesearch *s, uint32_t best, plan *pl)
+{
+    const board *b = s->b;
+    int nsq = s->nsq;
+    int K = s->node[best].depth;
+    uint32_t *path = xmalloc(sizeof(uint32_t) * (size_t)(K + 1));
+    for (uint32_t k = best, i = (uint32_t)K;; k = (uint32_t)s->node[k].parent, i--) {
+        path[i] = k;
+        if (s->node[k].parent < 0)
+            break;
+    }
+    /* box identities: goal index at the root */
+    int *id_at = xmalloc(sizeof(int) * (size_t)nsq);
+    for (int q = 0; q < nsq; q++)
+        id_at[q] = -1;
+    for (int j = 0; j < b->nboxes; j++)
+        id_at[b->goals[j]] = j;
+    int *mv_id = xmalloc(sizeof(int) * (size_t)(K + 1));
+    for (int i = 1; i <= K; i++) {
+        const bnode *x = &s->node[path[i]];
+        int id = id_at[x->from];
+        id_at[x->from] = -1;
+        if (!x->elim)
+            id_at[x->to] = id;
+        mv_id[i] = id;
+    }
+    int cap = b->nboxes + K;
+    plan_step *st = xmalloc(sizeof(plan_step) * (size_t)cap);
+    int *sid = xmalloc(sizeof(int) * (size_t)cap);
+    int n = 0;
+    /* boxes left standing come first */
+    const uint64_t *ba = s->bits + (size_t)best * 2 * s->W + s->W;
+    int left = 0;
+    for (int q = 0; q < nsq; q++)
+        if (id_at[q] >= 0) {
+            st[n].sq = (sq_t)q;
+            st[n].from = SQ_NONE;
+            sid[n++] = id_at[q];
+            if (!(ba[q / 64] >> (q % 64) & 1))
+                left++;
+        }
+    for (int i = K; i >= 1; i--) {
+        const bnode *x = &s->node[path[i]];
+        st[n].sq = x->from;
+        st[n].from = x->to;
+        sid[n++] = mv_id[i];
+    }
+    /* a box moved twice in a row only passes through: merge (a box left
+     * standing keeps its own step: it is there from the start) */
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (m > 0 && sid[m - 1] == sid[i] && st[m - 1].sq == st[i].from &&
+            st[m - 1].from != SQ_NONE) {
+            st[m - 1].sq = st[i].sq;
+            continue;
+        }
+        st[m] = st[i];
+        sid[m++] = sid[i];
+    }
+    n = 0;
+    for (int i = 0; i < m; i++)
+        if (st[i].sq != st[i].from) {
+            st[n] = st[i];
+            sid[n++] = sid[i];
+        }
+    pl->parked = 0;
+    for (int i = 0; i < n; i++) {
+        st[i].until = -1;
+        for (int j = i + 1; j < n; j++)
+            if (sid[j] == sid[i]) {
+                st[i].until = j;
+                break;
+            }
+        if (!b->is_goal[st[i].sq] && st[i].from != SQ_NONE)
+            pl->parked++;
+    }
+    pl->n = n;
+    pl->step = st;
+    pl->left = left;
+    pl->complete = left == 0;
+    free(sid);
+    free(mv_id);
+    free(id_at);
+    free(path);
+    return 0;
+}
+
+/* The out-of-plan zones (see plan_oop). For m steps done, the walls are
+ * the squares of the steps < m whose boxes stay; a lone box on a square
+ * off the zone can be pushed (the player assumed able to get behind it
+ * wherever that square is no wall) to the square of some step >= m. */
+static int build_zones(plan *pl, const board *b)
+{
+    int n = pl->n, nsq = b->nsq;
+    pl->zw = (nsq + 63) / 64;
+    pl->zone = calloc((size_t)(n + 1) * (size_t)pl->zw, sizeof(uint64_t));
+    uint8_t *wall = calloc((size_t)nsq, 1), *ok = malloc((size_t)nsq);
+    sq_t *queue = malloc(sizeof(sq_t) * (size_t)nsq);
+    if (!pl->zone || !wall || !ok || !queue) {
+        free(pl->zone);
+        pl->zone = NULL;
+        free(wall);
+        free(ok);
+        free(queue);
+        return -1;
+    }
+    for (int m = 0; m <= n; m++) {
+        if (m > 0 && pl->step[m - 1].until < 0)
+            wall[pl->step[m - 1].sq] = 1;
+        memset(ok, 0, (size_t)nsq);
+        int head = 0, tail = 0;
+        for (int k = m; k < n; k++) {
+            sq_t t = pl->step[k].sq;
+            if (!wall[t] && !ok[t]) {
+                ok[t] = 1;
+                queue[tail++] = t;
+            }
+        }
+        /* backwards: a push from s to t = s + d needs s - d free of walls */
+        while (head < tail) {
+            sq_t t = queue[head++];
+            for (int d = 0; d < 4; d++) {
+                sq_t s = b->nb[t][DIR_OPP(d)];
+                if (s == SQ_NONE || wall[s] || ok[s])
+                    continue;
+                sq_t behind = b->nb[s][DIR_OPP(d)];
+                if (behind == SQ_NONE || wall[behind])
+                    continue;
+                ok[s] = 1;
+                queue[tail++] = s;
+            }
+        }
+        uint64_t *z = pl->zone + (size_t)m * pl->zw;
+        for (int q = 0; q < nsq; q++)
+            if (!ok[q] && !wall[q] && !b->dead[q])
+                z[q / 64] |= 1ull << (q % 64);
+    }
+    /* One change early: each run of equal zones takes the zone of the
+     * run after it (the last run keeps its own). Walking down, `prev`
+     * holds the unchanged zone of step m + 1. */
+    size_t bytes = sizeof(uint64_t) * (size_t)pl->zw;
+    uint64_t *prev = malloc(bytes), *cur = malloc(bytes);
+    if (!prev || !cur) {
+        free(prev);
+        free(cur);
+        free(pl->zone);
+        pl->zone = NULL;
+        free(wall);
+        free(ok);
+        free(queue);
+        return -1;
+    }
+    memcpy(prev, pl->zone + (size_t)n * pl->zw, bytes);
+    for (int m = n - 1; m >= 0; m--) {
+        uint64_t *z = pl->zone + (size_t)m * pl->zw;
+        memcpy(cur, z, bytes);
+        if (memcmp(cur, prev, bytes) != 0)
+            memcpy(z, prev, bytes);
+        else
+            memcpy(z, z + pl->zw, bytes);
+        memcpy(prev, cur, bytes);
+    }
+    free(prev);
+    free(cur);
+    free(wall);
+    free(ok);
+    free(queue);
+    return 0;
+}
+
+int plan_oop(const plan *pl, const position *p, int packed)
+{
+    if (!pl->zone)
+        return 0;
+    const uint64_t *z = pl->zone + (size_t)packed * pl->zw;
+    int n = 0;
+    for (int i = 0; i < p->b->nboxes; i++) {
+        sq_t q = p->boxes[i];
+        n += (int)(z[q / 64] >> (q % 64) & 1);
+    }
+    return n;
+}
+
+int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_ns)
+{
+    memset(pl, 0, sizeof *pl);
+    if (b->nboxes == 0)
+        return 0;
+    if (!max_nodes)
+        max_nodes = PLAN_DEFAULT_NODES;
+    basesearch s;
+    memset(&s, 0, sizeof s);
+    s.b = b;
+    s.nsq = b->nsq;
+    s.W = (b->nsq + 63) / 64;
+    size_t n4 = (size_t)b->nsq * 4;
+    s.cap = 1024;
+    s.node = malloc(sizeof(bnode) * s.cap);
+    s.bits = malloc(sizeof(uint64_t) * 2 * (size_t)s.W * s.cap);
+    s.tmask = 4095;
+    s.table = calloc(s.tmask + 1, sizeof(uint32_t));
+    s.occ = calloc((size_t)b->nsq, 1);
+    s.base = calloc((size_t)b->nsq, 1);
+    s.reach_any = calloc((size_t)b->nsq, 1);
+    s.stamp = calloc((size_t)b->nsq, sizeof(uint32_t));
+    s.stack = malloc(sizeof(sq_t) * (size_t)b->nsq);
+    s.dist = malloc(sizeof(int32_t) * (size_t)b->nsq);
+    s.mark = calloc(n4, sizeof(uint32_t));
+    s.side_stamp = calloc(n4, sizeof(uint32_t));
+    s.side_mask = malloc(n4);
+    s.queue = malloc(sizeof(int32_t) * n4);
+    s.pdepth = malloc(sizeof(int32_t) * n4);
+    s.moves = malloc(sizeof(pull_move) * n4);
+    s.base_reach = calloc((size_t)b->nboxes * b->nsq, 1);
+    s.match_base = malloc(sizeof(int) * (size_t)b->nboxes);
+    s.seen = calloc((size_t)b->nboxes, sizeof(int));
+    s.mboxes = malloc(sizeof(sq_t) * (size_t)b->nboxes);
+    s.mbases = malloc(sizeof(int) * (size_t)b->nboxes);
+    s.tmp = calloc(2 * (size_t)s.W, sizeof(uint64_t));
+    if (!s.node || !s.bits || !s.table || !s.occ || !s.base || !s.reach_any || !s.stamp ||
+        !s.stack || !s.dist || !s.mark || !s.side_stamp || !s.side_mask || !s.queue ||
+        !s.pdepth || !s.moves || !s.base_reach || !s.match_base || !s.seen || !s.mboxes ||
+        !s.mbases || !s.tmp) {
+        basesearch_free(&s);
+        return -1;
+    }
+    compute_base_reach(&s);
+    /* Roots: a box on every goal, the player in each zone the goals leave
+     * free (all registered before any expansion). */
+    int rc = 0;
+    memset(s.occ, 0, (size_t)b->nsq);
+    for (int j = 0; j < b->nboxes; j++)
+        s.occ[b->goals[j]] = 1;
+    memset(s.tmp, 0, sizeof(uint64_t) * 2 * (size_t)s.W);
+    for (int j = 0; j < b->nboxes; j++)
+        set_bit(s.tmp, b->goals[j]);
+    for (int i = 0; i < b->nboxes; i++)
+        set_bit(s.tmp + s.W, b->start_boxes[i]);
+    for (sq_t q = 0; q < b->nsq && rc >= 0; q++)
+        if (!s.occ[q])
+            rc = add_node(&s, -1, SQ_NONE, SQ_NONE, 0, q);
+    int have = s.nnodes > 0;
+    while (rc >= 0 && have && s.nheap > 0) {
+        if (s.node[s.best].done == b->nboxes)
+            break;
+        if (s.nnodes >= max_nodes || (deadline_ns && timer_now_ns() > deadline_ns))
+            break;
+        uint32_t k = heap_pop(&s);
+        pl->expanded++;
+        rc = expand(&s, k);
+    }
+    pl->nodes = s.nnodes;
+    if (rc < 0) {
+        basesearch_free(&s);
+        memset(pl, 0, sizeof *pl);
+        return -1;
+    }
+    if (have)
+        extract(&s, s.best, pl);
+    basesearch_free(&s);
+    if (pl->n > 0 && build_zones(pl, b) != 0) {
+        plan_free(pl);
+        return -1;
+    }
+    return 0;
+}
+
+void plan_free(plan *pl)
+{
+    free(pl->step);
+    free(pl->zone);
+    memset(pl, 0, sizeof *pl);
+}
+
+int plan_packed(const plan *pl, const position *p, int *scratch)
+{
+    int n = pl->n;
+    for (int m = 0; m <= n + 1; m++)
+        scratch[m] = 0;
+    for (int k = 0; k < n; k++) {
+        if (p->box_at[pl->step[k].sq] != NO_BOX)
+            continue;
+        int end = pl->step[k].until < 0 ? n : pl->step[k].until;
+        scratch[k + 1]++;
+        scratch[end + 1]--;
+    }
+    int packed = 0, run = 0;
+    for (int m = 0; m <= n; m++) {
+        run += scratch[m];
+        if (run == 0)
+            packed = m;
+    }
+    return packed;
+}

@@ -1,0 +1,76 @@
+/* plan.h: a packing plan with parking, found by a backward "base search"
+ * (the packing-order analysis of FESS-style solvers; seed 000's packing
+ * order, seed 001's goal traps).
+ *
+ * The search runs backwards from the solved position: every goal holds a
+ * box and the player stands in one of the zones the goals leave free.
+ * Moves are pull macro moves (a box pulled along a path, the player
+ * walking freely between pulls). The squares where boxes start are the
+ * bases. A pull that brings a box onto a base eliminates both, box and
+ * base, when the base lies far from where the box came from (six or more
+ * squares of walking from the goal it left) and every remaining box can
+ * still be pushed from some remaining base (a bipartite matching on the
+ * empty board): the box is then taken as the one that starts there, and
+ * what it would block is ignored. When a position has an eliminating pull,
+ * only eliminating pulls are kept, one per box. The search is best first:
+ * most boxes done (eliminated, or standing on a base of their own), then
+ * fewest free-floor regions, then fewest pulls. It stops when every
+ * remaining box stands on a base (the plan is complete), or on its node
+ * budget or deadline (the best position found gives a partial plan).
+ *
+ * Read forwards, the pulls from the start to the best position become the
+ * plan: steps "a box onto square s", in the order the forward search
+ * should reach them. A box may stop on a square that is no goal (it is
+ * parked there) and move on at a later step, recorded as the step's
+ * `until`. Boxes the search left standing come first as steps of their
+ * own (the box must be there before the rest can follow).
+ *
+ * The plan is a guide, not knowledge: searches use it to rank positions
+ * and to advise moves, never to prune. */
+#ifndef KEEPER_PLAN_H
+#define KEEPER_PLAN_H
+
+#include <stdint.h>
+#include "../core/position.h"
+
+typedef struct plan_step {
+    sq_t sq;       /* a box stands here once the step is done */
+    sq_t from;     /* where that box comes from (a base, or an earlier step's
+                      square); SQ_NONE for the steps of boxes left standing */
+    int32_t until; /* the later step that moves this box on, or -1: it stays */
+} plan_step;
+
+typedef struct plan {
+    int n;             /* steps; 0 = no plan */
+    plan_step *step;   /* [n] */
+    int complete;      /* every box traced back to a base */
+    int left;          /* boxes the search left standing off a base */
+    int parked;        /* steps that move a box onto a square that is no goal */
+    uint64_t *zone;    /* [(n + 1) * zw] out-of-plan zones, per steps done */
+    int zw;            /* words per zone */
+    uint64_t nodes;    /* positions the base search stored */
+    uint64_t expanded; /* positions it expanded */
+} plan;
+
+/* Runs the base search on board b (after distance_analyze) with at most
+ * max_nodes stored positions (0: a default of 50,000) until deadline_ns
+ * (monotonic ns, 0 = none), and fills pl. Returns 0, or -1 when memory
+ * runs out (pl then holds no plan). Deterministic for a given node
+ * budget when the deadline does not strike. */
+int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_ns);
+void plan_free(plan *pl);
+
+/* Steps of the plan done in p: the largest m such that each step k < m is
+ * done (its square holds a box) or already over (its box has moved on at
+ * a step before m). scratch holds pl->n + 2 ints. */
+int plan_packed(const plan *pl, const position *p, int *scratch);
+
+/* Boxes of p out of the plan once `packed` steps are done: boxes on
+ * squares from which a lone box can be pushed to none of the squares of
+ * the steps still to come, with the boxes placed for good by the steps
+ * done standing as walls (dead squares excepted). Each zone is looked at
+ * one change early: the steps before the zone grows use the grown zone,
+ * so a box is cleared out of an area before the plan closes it. */
+int plan_oop(const plan *pl, const position *p, int packed);
+
+#endif
