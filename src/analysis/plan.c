@@ -25,6 +25,11 @@ typedef struct hentry {
     uint32_t idx;
 } hentry;
 
+typedef struct pheap {
+    hentry *e;
+    uint32_t n, cap;
+} pheap;
+
 typedef struct pull_move {
     sq_t to, player;
     int pulls;
@@ -38,8 +43,9 @@ typedef struct basesearch {
     uint32_t nnodes, cap;
     uint32_t *table; /* node index + 1, 0 = empty */
     uint32_t tmask;
-    hentry *heap;
-    uint32_t nheap, hcap;
+    pheap *heaps;    /* [nboxes + 1] waiting positions by boxes done */
+    uint32_t nwaiting;
+    uint32_t rr;     /* round robin over the heaps */
     /* the position being expanded */
     uint8_t *occ;     /* [nsq] a box stands here */
     uint8_t *base;    /* [nsq] a remaining base */
@@ -330,48 +336,72 @@ static int grow_table(basesearch *s)
     return 0;
 }
 
-static int heap_push(basesearch *s, uint64_t key, uint32_t idx)
+static int heap_push(pheap *h, uint64_t key, uint32_t idx)
 {
-    if (s->nheap == s->hcap) {
-        uint32_t cap = s->hcap ? s->hcap * 2 : 1024;
-        hentry *h = realloc(s->heap, sizeof(hentry) * cap);
-        if (!h)
+    if (h->n == h->cap) {
+        uint32_t cap = h->cap ? h->cap * 2 : 256;
+        hentry *e = realloc(h->e, sizeof(hentry) * cap);
+        if (!e)
             return -1;
-        s->heap = h;
-        s->hcap = cap;
+        h->e = e;
+        h->cap = cap;
     }
-    uint32_t i = s->nheap++;
+    uint32_t i = h->n++;
     while (i > 0) {
         uint32_t p = (i - 1) / 2;
-        if (s->heap[p].key <= key)
+        if (h->e[p].key <= key)
             break;
-        s->heap[i] = s->heap[p];
+        h->e[i] = h->e[p];
         i = p;
     }
-    s->heap[i].key = key;
-    s->heap[i].idx = idx;
+    h->e[i].key = key;
+    h->e[i].idx = idx;
     return 0;
 }
 
-static uint32_t heap_pop(basesearch *s)
+static uint32_t heap_pop(pheap *h)
 {
-    uint32_t top = s->heap[0].idx;
-    hentry last = s->heap[--s->nheap];
-    uint32_t i = 0, n = s->nheap;
+    uint32_t top = h->e[0].idx;
+    hentry last = h->e[--h->n];
+    uint32_t i = 0, n = h->n;
     for (;;) {
         uint32_t c = 2 * i + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && s->heap[c + 1].key < s->heap[c].key)
+        if (c + 1 < n && h->e[c + 1].key < h->e[c].key)
             c++;
-        if (last.key <= s->heap[c].key)
+        if (last.key <= h->e[c].key)
             break;
-        s->heap[i] = s->heap[c];
+        h->e[i] = h->e[c];
         i = c;
     }
     if (n > 0)
-        s->heap[i] = last;
+        h->e[i] = last;
     return top;
+}
+
+/* The next position to expand: on odd turns the best waiting one (most
+ * boxes done), on even turns the heaps by boxes done in turn, so that a
+ * greedy line stuck on a plateau does not starve the others (as the
+ * feature-space search serves its cells in turn). */
+static uint32_t next_node(basesearch *s, uint64_t turn)
+{
+    int nb = s->b->nboxes;
+    int pick = -1;
+    if (turn & 1) {
+        for (int d = nb; d >= 0 && pick < 0; d--)
+            if (s->heaps[d].n > 0)
+                pick = d;
+    } else {
+        for (int i = 0; i <= nb && pick < 0; i++) {
+            int d = (int)((s->rr + (uint32_t)i) % (uint32_t)(nb + 1));
+            if (s->heaps[d].n > 0)
+                pick = d;
+        }
+        s->rr = (uint32_t)(pick + 1);
+    }
+    s->nwaiting--;
+    return heap_pop(&s->heaps[pick]);
 }
 
 /* Free-floor regions of the position in s->occ. */
@@ -445,17 +475,17 @@ static int add_node(basesearch *s, int32_t parent, sq_t from, sq_t to, int elim,
         onbase += __builtin_popcountll(bx[w] & ba[w]);
     }
     x->left = (int16_t)left;
-    x->done = (int16_t)(s->b->nboxes - left + onbase);
+    x->done = (int16_t)(s->b->nboxes - left + (onbase == left ? onbase : 0));
     if (k == 0 || x->done > s->node[s->best].done)
         s->best = k;
     s->table[i] = k + 1;
     if (2 * (uint64_t)s->nnodes > s->tmask && grow_table(s) != 0)
         return -1;
     int conn = regions(s);
-    uint64_t key = (uint64_t)(s->b->nboxes - x->done) << 52 | (uint64_t)MIN(conn, 255) << 44 |
-                   (uint64_t)MIN(x->depth, 4095) << 32 | k;
-    if (heap_push(s, key, k) != 0)
+    uint64_t key = (uint64_t)MIN(conn, 255) << 44 | (uint64_t)MIN(x->depth, 4095) << 32 | k;
+    if (heap_push(&s->heaps[x->done], key, k) != 0)
         return -1;
+    s->nwaiting++;
     return 1;
 }
 
@@ -571,7 +601,10 @@ static void basesearch_free(basesearch *s)
     free(s->node);
     free(s->bits);
     free(s->table);
-    free(s->heap);
+    if (s->heaps)
+        for (int d = 0; d <= s->b->nboxes; d++)
+            free(s->heaps[d].e);
+    free(s->heaps);
     free(s->occ);
     free(s->base);
     free(s->reach_any);
@@ -812,10 +845,11 @@ int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_
     s.mboxes = malloc(sizeof(sq_t) * (size_t)b->nboxes);
     s.mbases = malloc(sizeof(int) * (size_t)b->nboxes);
     s.tmp = calloc(2 * (size_t)s.W, sizeof(uint64_t));
+    s.heaps = calloc((size_t)b->nboxes + 1, sizeof(pheap));
     if (!s.node || !s.bits || !s.table || !s.occ || !s.base || !s.reach_any || !s.stamp ||
         !s.stack || !s.dist || !s.mark || !s.side_stamp || !s.side_mask || !s.queue ||
         !s.pdepth || !s.moves || !s.base_reach || !s.match_base || !s.seen || !s.mboxes ||
-        !s.mbases || !s.tmp) {
+        !s.mbases || !s.tmp || !s.heaps) {
         basesearch_free(&s);
         return -1;
     }
@@ -835,12 +869,12 @@ int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_
         if (!s.occ[q])
             rc = add_node(&s, -1, SQ_NONE, SQ_NONE, 0, q);
     int have = s.nnodes > 0;
-    while (rc >= 0 && have && s.nheap > 0) {
+    while (rc >= 0 && have && s.nwaiting > 0) {
         if (s.node[s.best].done == b->nboxes)
             break;
         if (s.nnodes >= max_nodes || (deadline_ns && timer_now_ns() > deadline_ns))
             break;
-        uint32_t k = heap_pop(&s);
+        uint32_t k = next_node(&s, pl->expanded);
         pl->expanded++;
         rc = expand(&s, k);
     }

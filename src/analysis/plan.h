@@ -12,11 +12,15 @@
  * still be pushed from some remaining base (a bipartite matching on the
  * empty board): the box is then taken as the one that starts there, and
  * what it would block is ignored. When a position has an eliminating pull,
- * only eliminating pulls are kept, one per box. The search is best first:
- * most boxes done (eliminated, or standing on a base of their own), then
- * fewest free-floor regions, then fewest pulls. It stops when every
+ * only eliminating pulls are kept, one per box. Positions wait in one
+ * queue per count of boxes done (eliminated; all boxes count once every
+ * remaining box stands on a base), each ordered by fewest free-floor
+ * regions, then fewest pulls; the search takes from the highest count on
+ * odd turns and from the counts in turn on even ones, so a greedy line
+ * stuck on a plateau does not starve the others. It stops when every
  * remaining box stands on a base (the plan is complete), or on its node
- * budget or deadline (the best position found gives a partial plan).
+ * budget or deadline (the position with most boxes done gives a partial
+ * plan).
  *
  * Read forwards, the pulls from the start to the best position become the
  * plan: steps "a box onto square s", in the order the forward search

@@ -60,6 +60,18 @@ int feat_oop(const feat_ctx *c, const position *p, int packed)
     return c->pl ? plan_oop(c->pl, p, packed) : 0;
 }
 
+sq_t feat_next_square(const feat_ctx *c, const position *p, int packed)
+{
+    if (c->pl)
+        return packed < c->pl->n ? c->pl->step[packed].sq : SQ_NONE;
+    if (c->pk) {
+        for (int k = 0; k < c->pk->n; k++)
+            if (p->box_at[c->pk->order[k]] == NO_BOX)
+                return c->pk->order[k];
+    }
+    return SQ_NONE;
+}
+
 int feat_connectivity(feat_ctx *c, const position *p)
 {
     const board *b = c->b;

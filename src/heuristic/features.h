@@ -56,6 +56,10 @@ int feat_packed(const feat_ctx *c, const position *p);
 /* Boxes of p out of the plan (plan_oop) with `packed` steps done; 0
  * without a plan. */
 int feat_oop(const feat_ctx *c, const position *p, int packed);
+/* The square the plan fills next in p, `packed` steps being done: the
+ * plan's next step, or the first empty goal of the packing order; SQ_NONE
+ * without either or when all is done. */
+sq_t feat_next_square(const feat_ctx *c, const position *p, int packed);
 /* Regions of free floor in p. */
 int feat_connectivity(feat_ctx *c, const position *p);
 

@@ -41,6 +41,8 @@ typedef struct fcell {
 typedef struct kid {
     uint32_t node;
     uint32_t rank;
+    sq_t from, to;   /* the moved box */
+    uint8_t opens;   /* the move gives the player a new push of another box */
     uint8_t advised;
 } kid;
 
@@ -80,6 +82,10 @@ struct fess {
 
     kid *kids;
     uint32_t nkids, capkids;
+    uint32_t *rank_of; /* [nranks] rank of each stored node (memory budget) */
+    uint32_t nranks, rank_cap;
+    uint16_t **walk; /* [nsq] walking distances from a square, or NULL */
+    sq_t *walkq;     /* [nsq] */
     uint32_t seq;
 
     search_outcome *out;
@@ -261,13 +267,81 @@ static int dead_on_expansion(fess *f, int *pruned)
     return f->cfg->deadlock_search > 0 && subset_corral_dead(&f->sub, &f->cc, p, f->st);
 }
 
-static void add_kid(fess *f, uint32_t idx, uint32_t rank)
+/* Records the rank of node c, the next node to get one (c == f->nranks).
+ * Returns -1 when the memory budget refuses. */
+static int rank_store(fess *f, uint32_t c, uint32_t rank)
+{
+    if (c >= f->rank_cap) {
+        uint32_t cap = f->rank_cap ? f->rank_cap * 2 : 65536;
+        uint32_t *r = mem_realloc(f->mem, f->rank_of, sizeof(uint32_t) * f->rank_cap,
+                                  sizeof(uint32_t) * cap);
+        if (!r)
+            return -1;
+        f->rank_of = r;
+        f->rank_cap = cap;
+    }
+    f->rank_of[c] = rank;
+    f->nranks = c + 1;
+    return 0;
+}
+
+static void add_kid(fess *f, uint32_t idx, uint32_t rank, sq_t from, sq_t to, int opens)
 {
     if (f->nkids == f->capkids) {
         f->capkids = f->capkids ? f->capkids * 2 : 256;
         f->kids = xrealloc(f->kids, sizeof(kid) * f->capkids);
     }
-    f->kids[f->nkids++] = (kid){idx, rank, 0};
+    f->kids[f->nkids++] = (kid){idx, rank, from, to, (uint8_t)opens, 0};
+}
+
+/* Whether the player, with region f->rc in the child position p (the box
+ * just moved onto `moved`), can push some other box in a way he could not
+ * in the parent (region f->r): a side of that box newly reached, the
+ * square beyond it free and no dead square. */
+static int opens_push(const fess *f, const position *p, sq_t moved)
+{
+    const board *b = f->b;
+    for (int i = 0; i < b->nboxes; i++) {
+        sq_t q = p->boxes[i];
+        if (q == moved || !reach_box(&f->rc, q))
+            continue;
+        for (int d = 0; d < 4; d++) {
+            sq_t side = b->nb[q][d], ahead = b->nb[q][DIR_OPP(d)];
+            if (side == SQ_NONE || ahead == SQ_NONE || !reach_floor(&f->rc, side) ||
+                reach_floor(&f->r, side) || p->box_at[ahead] != NO_BOX || b->dead[ahead])
+                continue;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Player-walk distances (boxes ignored) from square s, computed once per
+ * square and kept. */
+static const uint16_t *walk_from(fess *f, sq_t s)
+{
+    const board *b = f->b;
+    if (!f->walk[s]) {
+        uint16_t *d = xmalloc(sizeof(uint16_t) * (size_t)b->nsq);
+        for (int q = 0; q < b->nsq; q++)
+            d[q] = UINT16_MAX;
+        sq_t *queue = f->walkq;
+        int head = 0, tail = 0;
+        d[s] = 0;
+        queue[tail++] = s;
+        while (head < tail) {
+            sq_t q = queue[head++];
+            for (int k = 0; k < 4; k++) {
+                sq_t t = b->nb[q][k];
+                if (t != SQ_NONE && d[t] == UINT16_MAX) {
+                    d[t] = (uint16_t)(d[q] + 1);
+                    queue[tail++] = t;
+                }
+            }
+        }
+        f->walk[s] = d;
+    }
+    return f->walk[s];
 }
 
 /* Generates the children of node n (on the board, player region in f->r):
@@ -327,7 +401,21 @@ static int generate(fess *f, uint32_t n, int pruned)
                     return 1;
                 }
             }
-            add_kid(f, c, rank_here(f));
+            /* a position's rank depends on its boxes alone: computed once,
+             * when it is stored */
+            uint32_t rank;
+            if (c < f->nranks) {
+                rank = f->rank_of[c];
+            } else {
+                rank = rank_here(f);
+                if (rank_store(f, c, rank) != 0) {
+                    f->stop = STOP_MEMORY;
+                    pos_undo(p, &u);
+                    return 1;
+                }
+            }
+            int opens = f->cfg->advisors && opens_push(f, p, m->to);
+            add_kid(f, c, rank, from, m->to, opens);
             pos_undo(p, &u);
         }
     }
@@ -337,7 +425,7 @@ static int generate(fess *f, uint32_t n, int pruned)
 /* Advisors: each names the best child (least rank) that improves one
  * feature on the parent's (rank pr) without packing less: packed,
  * connectivity, rooms, and out of plan (the last also no worse in
- * connectivity and rooms). */
+ * connectivity and rooms); then the explorer and the opener below. */
 static void advise(fess *f, uint32_t pr)
 {
     if (!f->cfg->advisors) {
@@ -362,6 +450,36 @@ static void advise(fess *f, uint32_t pr)
     for (int a = 0; a < 4; a++)
         if (best[a] >= 0)
             f->kids[best[a]].advised = 1;
+    /* Explorer: the best child that gives the player a new push on another
+     * box, packing no less. */
+    int ex = -1;
+    for (uint32_t k = 0; k < f->nkids; k++)
+        if (f->kids[k].opens && rank_packed(f->kids[k].rank) >= pp &&
+            (ex < 0 || f->kids[k].rank < f->kids[ex].rank))
+            ex = (int)k;
+    if (ex >= 0)
+        f->kids[ex].advised = 1;
+    /* Opener: when no child packs more, clear the way to the square the
+     * plan fills next: among the children that take a box farther from it
+     * (walking distance) without worsening packing, connectivity or rooms,
+     * the box nearest to it, pushed farthest. */
+    sq_t next = best[0] < 0 ? feat_next_square(&f->fc, &f->pos, pp) : SQ_NONE;
+    if (next != SQ_NONE) {
+        const uint16_t *wd = walk_from(f, next);
+        int op = -1;
+        for (uint32_t k = 0; k < f->nkids; k++) {
+            const kid *kd = &f->kids[k];
+            uint32_t r = kd->rank;
+            if (rank_packed(r) < pp || rank_conn(r) > pc || rank_rooms(r) > pm ||
+                wd[kd->to] <= wd[kd->from])
+                continue;
+            if (op < 0 || wd[kd->from] < wd[f->kids[op].from] ||
+                (wd[kd->from] == wd[f->kids[op].from] && wd[kd->to] > wd[f->kids[op].to]))
+                op = (int)k;
+        }
+        if (op >= 0)
+            f->kids[op].advised = 1;
+    }
     if (f->nkids > 0 && f->nkids <= 2)
         f->kids[0].advised = 1;
 }
@@ -444,10 +562,17 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     if (cfg->packing)
         packing_compute(&f->pk, b, lim->deadline_ns);
     memset(&f->pl, 0, sizeof f->pl);
-    if (cfg->packing && (cfg->plan == 2 || (cfg->plan == 1 && f->pk.n == 0)))
+    /* The plan takes the greedy order's place where that order fails, and
+     * with --plan 2 wherever the plan is complete. */
+    if (cfg->packing && (cfg->plan == 2 || (cfg->plan == 1 && f->pk.n == 0))) {
         if (plan_compute(&f->pl, b, 0, lim->deadline_ns) != 0)
             memset(&f->pl, 0, sizeof f->pl);
+        else if (!f->pl.complete && f->pk.n > 0)
+            plan_free(&f->pl);
+    }
     feat_init(&f->fc, b, &f->pk, &f->pl);
+    f->walk = xcalloc((size_t)b->nsq, sizeof(uint16_t *));
+    f->walkq = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
     memset(&f->rm, 0, sizeof f->rm);
     if (cfg->rooms && rooms_build(&f->rm, b) != 0)
         f->rm.nrooms = 0;
@@ -493,7 +618,8 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
         }
         uint32_t rank = rank_here(f);
         uint32_t ci = cell_get(f, rank);
-        if (ci == UINT32_MAX || cell_push(f, &f->cells[ci], rank, root) != 0) {
+        if (rank_store(f, root, rank) != 0 || ci == UINT32_MAX ||
+            cell_push(f, &f->cells[ci], rank, root) != 0) {
             out->stop = STOP_MEMORY;
             f->finished = 1;
         return f;
@@ -541,7 +667,13 @@ void fess_end(fess *f)
     mem_free(mem, f->by_rank, sizeof(uint32_t) * f->capcells);
     u32map_free(&f->cell_of);
     free(f->kids);
+    if (f->walk)
+        for (int q = 0; q < f->b->nsq; q++)
+            free(f->walk[q]);
+    free(f->walk);
+    free(f->walkq);
     nodes_free(&f->ns);
+    mem_free(f->mem, f->rank_of, sizeof(uint32_t) * f->rank_cap);
     if (f->lb_ok)
         lb_free(&f->lb);
     lb_sol_free(&f->sol);

@@ -17,7 +17,8 @@ typedef struct member {
     int is_fess;  /* else A* */
     void *search;
     search_outcome out;
-    uint64_t slice;
+    uint64_t slice; /* the full slice */
+    uint64_t cur;   /* this turn's slice: from slice / 16, doubling each turn */
     int done;
 } member;
 
@@ -58,7 +59,10 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
             break;
         }
         if (!x->done) {
-            uint64_t budget = x->out.st.nodes + x->slice;
+            if (x->cur == 0)
+                x->cur = MAX(x->slice / 16, 1);
+            uint64_t budget = x->out.st.nodes + x->cur;
+            x->cur = MIN(x->cur * 2, x->slice);
             if (lim->max_nodes)
                 budget = MIN(budget, x->out.st.nodes + (lim->max_nodes - total));
             x->done = member_step(x, budget);

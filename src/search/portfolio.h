@@ -2,7 +2,10 @@
  * keeps its own search (positions, open list or cells) and runs in slices
  * of work counted in stored positions, so a run is the same every time:
  * the feature-space search first, then A*, then the feature-space search
- * again from where it stopped, and so on. The first solution ends the
+ * again from where it stopped, and so on. Slices start at a sixteenth of
+ * their full size and double each turn, so an easy level is solved by
+ * whichever strategy suits it before the other has spent a full slice.
+ * The first solution ends the
  * level; a strategy that proves the level unsolvable ends it too; one that
  * runs out of memory leaves the rest of the run to the other. */
 #ifndef KEEPER_PORTFOLIO_H

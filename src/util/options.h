@@ -19,8 +19,8 @@
     X(strategy, INT, 2, 0, 2, "fast mode: 0 = A* (astar), 1 = feature-space search (fess), 2 = both in turn (portfolio)") \
     X(advisors, INT, 1, 0, 1, "fess: advisors choose weight-0 moves (0 = all moves weigh the same)") \
     X(rooms, INT, 1, 0, 1, "fess: the rooms feature (links between rooms that boxes cut)") \
-    X(oop, INT, 1, 0, 1, "fess: the out-of-plan feature (boxes the plan's next steps cannot use) and its advisor") \
-    X(plan, INT, 1, 0, 2, "fess: packing plan with parking from the base search: 0 = off, 1 = where the packing order fails, 2 = always") \
+    X(oop, INT, 0, 0, 1, "fess: the out-of-plan feature (boxes the plan's next steps cannot use) and its advisor") \
+    X(plan, INT, 2, 0, 2, "fess: packing plan with parking from the base search: 0 = off, 1 = where the packing order fails, 2 = also where the plan is complete") \
     X(max_nodes, DBL, 0, 0, 1e15, "stop after storing this many positions (0 = no limit)")   \
     X(dead_squares, INT, 1, 0, 1, "prune pushes onto dead squares")                          \
     X(freeze, INT, 1, 0, 1, "prune freeze deadlocks")                                        \

@@ -189,11 +189,11 @@ TEST(plan_xsokoban_well_formed)
         plan_free(&pl);
         board_free(&b);
     }
-    /* The greedy order fails on 12 levels; the base search completes at
-     * least 10 of them (18 needs more than 20,000 positions). */
+    /* The greedy order fails on 12 levels; the base search completes all
+     * of them, and the plans of 86 of the 90 levels. */
     CHECK_INT(failing, 12);
-    CHECK(fixed >= 10);
-    CHECK(complete >= 80);
+    CHECK_INT(fixed, 12);
+    CHECK(complete >= 85);
     CHECK(parked_levels >= 10);
     collection_free(&c);
 }
