@@ -1,13 +1,16 @@
 /* cmd_solve.c: "keeper solve": solve a collection, print a result table on
  * stderr as levels finish, write solutions as SOK, LURD lines or JSON
- * lines. Levels run on --threads worker threads; results are printed in
- * file order. Ctrl-C stops the levels being solved and starts no new ones;
- * what was found so far is still printed. */
+ * lines. Levels run on --threads worker threads; a worker that finds no
+ * level left to start is lent to a level still running (the portfolio runs
+ * its strategies side by side). Results are printed in file order. Ctrl-C
+ * stops the levels being solved and starts no new ones; what was found so
+ * far is still printed. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "../../include/keeper.h"
 #include "../search/solver.h"
 #include "../util/options.h"
+#include "../util/spares.h"
 #include "../util/str.h"
 #include "../util/timer.h"
 #include "../util/util.h"
@@ -41,6 +44,7 @@ typedef struct run_ctx {
     job *jobs;
     int njobs, next;
     uint64_t mem_per_thread;
+    spares spares; /* workers with no level left to start */
     int verbose;
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -94,6 +98,7 @@ static void *worker(void *arg)
             lim.deadline_ns = lim.start_ns + (int64_t)(rc->o->time * 1e9);
         lim.max_nodes = (uint64_t)rc->o->max_nodes;
         lim.interrupt = &interrupted;
+        lim.spares = &rc->spares;
         progress_arg pa = {j->lv->index};
         if (rc->verbose) {
             lim.progress = progress;
@@ -107,6 +112,9 @@ static void *worker(void *arg)
         pthread_cond_broadcast(&rc->cv);
         pthread_mutex_unlock(&rc->mu);
     }
+    /* No level left to start: lend this thread to the levels still
+     * running, until every worker is done. */
+    spares_serve(&rc->spares);
     return NULL;
 }
 
@@ -336,7 +344,8 @@ int cmd_solve(int argc, char **argv)
     for (int k = 0; k < c.nlevels; k++)
         if (cli_selected(&sel, c.levels[k].index))
             jobs[njobs++].lv = &c.levels[k];
-    int threads = (int)MIN(o.threads, (long long)MAX(njobs, 1));
+    /* More threads than the levels can use would only wait. */
+    int threads = (int)MIN(o.threads, (long long)MAX(njobs, 1) * solve_level_threads(&o));
 
     run_ctx rc;
     memset(&rc, 0, sizeof rc);
@@ -345,6 +354,7 @@ int cmd_solve(int argc, char **argv)
     rc.njobs = njobs;
     rc.mem_per_thread = (uint64_t)o.memory * 1024 * 1024 / (uint64_t)threads;
     rc.verbose = verbose;
+    spares_init(&rc.spares, threads, rc.mem_per_thread);
     pthread_mutex_init(&rc.mu, NULL);
     pthread_cond_init(&rc.cv, NULL);
 
@@ -473,6 +483,7 @@ int cmd_solve(int argc, char **argv)
     free(tids);
     pthread_mutex_destroy(&rc.mu);
     pthread_cond_destroy(&rc.cv);
+    spares_destroy(&rc.spares);
     collection_free(&c);
     if (invalid || bad_out)
         return EXIT_BAD_INPUT;

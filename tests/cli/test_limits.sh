@@ -3,8 +3,10 @@
 # the limit and says "time limit"; --memory says "memory limit" and the
 # process's peak resident memory stays under the limit plus the baseline of
 # a trivial run; Ctrl-C (SIGINT) ends the run promptly and still prints the
-# levels finished so far and the table, exit 1; --threads 2 gives the same
-# results as --threads 1.
+# levels finished so far and the table, exit 1; --threads 2 on one level
+# (the portfolio's searches side by side) keeps the limits and Ctrl-C, and
+# the first solution stops the other search; --threads 2 on breadth-first
+# search gives the same results as --threads 1.
 . tests/cli/lib.sh
 
 DEMO=levels/demo.xsb
@@ -120,6 +122,91 @@ if [ -z "$KEEPER_TEST_QUICK" ]; then
     allowed=$((32 * 1024 + base))
     [ "$PEAK_KB" -le "$allowed" ] && pass ||
         fail "--memory 32 --threads 2: peak RSS $PEAK_KB KiB, allowed $allowed KiB"
+fi
+
+# --- --threads 2 on one level: the portfolio's two searches side by side
+# (the second thread, finding no level to start, is lent to the level).
+# Time, node and memory limits hold, the first solution stops the other
+# search, and Ctrl-C stops both. XSokoban 39 is solved by neither search in
+# a few seconds; A* alone does not solve XSokoban 22 in 5 s, the
+# feature-space search alone needs 2.5 s on XSokoban 81.
+if have_shared && [ -f "$LEVELS/xsokoban90.xsb" ]; then
+    XS="$LEVELS/xsokoban90.xsb"
+    t0=$(now_ms)
+    run "$KEEPER" solve "$XS" --level 39 --threads 2 --time 2 --verbose --format jsonl
+    t1=$(now_ms)
+    el=$((t1 - t0))
+    expect_rc 1 "XSokoban 39, 2 threads, 2 s"
+    expect_err "1 level, 2 s per level, 4096 MiB, 2 threads" "2 threads on one level: the header says 2 threads"
+    expect_out '"index":39,.*"reason":"time limit"' "XSokoban 39, 2 threads, 2 s: time limit"
+    expect_err 'lent_threads +1 ' "XSokoban 39, 2 threads: the second thread was lent to the level"
+    [ $el -le 2300 ] && pass || fail "XSokoban 39, 2 threads, --time 2: the run took $el ms"
+
+    run "$KEEPER" solve "$XS" --level 39 --threads 2 --max-nodes 300000 --verbose --format jsonl
+    expect_out '"reason":"node limit"' "2 threads, XSokoban 39: node limit"
+    expect_err 'lent_threads +1 ' "2 threads, --max-nodes: the second thread was lent"
+    nodes=$(sed -n 's/.*"nodes":\([0-9]*\).*/\1/p' "$WORK/out")
+    [ -n "$nodes" ] && [ "$nodes" -ge 300000 ] && [ "$nodes" -le 301000 ] && pass ||
+        fail "2 threads, --max-nodes 300000: $nodes positions stored"
+
+    # The memory limit: the level's budget is both threads' shares. The
+    # budget holds exactly (mem_bytes); the process, with the searches'
+    # unbudgeted scratch, takes no more than with one thread plus a thread
+    # stack's worth.
+    [ -z "$KEEPER_TEST_QUICK" ] && peak_kb "$KEEPER" solve "$XS" --level 39 --memory 16 --threads 1 --format jsonl
+    rss1=${PEAK_KB:-0}
+    if [ -z "$KEEPER_TEST_QUICK" ]; then
+        peak_kb "$KEEPER" solve "$XS" --level 39 --memory 16 --threads 2 --verbose --format jsonl
+    else
+        run "$KEEPER" solve "$XS" --level 39 --memory 16 --threads 2 --verbose --format jsonl
+    fi
+    expect_rc 1 "XSokoban 39, 2 threads, --memory 16"
+    expect_out '"reason":"memory limit"' "2 threads, --memory 16: memory limit"
+    expect_err 'lent_threads +1 ' "2 threads, --memory 16: the second thread was lent"
+    mb=$(sed -n 's/^ *mem_bytes *\([0-9]*\) .*/\1/p' "$WORK/err" | tail -n 1)
+    [ -n "$mb" ] && [ "$mb" -le $((16 * 1024 * 1024)) ] && [ "$mb" -gt $((12 * 1024 * 1024)) ] && pass ||
+        fail "2 threads, --memory 16: $mb bytes in the budget, expected 12..16 MiB"
+    if [ -z "$KEEPER_TEST_QUICK" ]; then
+        [ "$PEAK_KB" -gt 0 ] && [ "$PEAK_KB" -le $((rss1 + 4096)) ] && pass ||
+            fail "2 threads, --memory 16: peak RSS $PEAK_KB KiB, one thread $rss1 KiB"
+    fi
+
+    # The first solution stops the other search: each level is solved in
+    # well under a second by one search, which the other would not match.
+    for lv in 22:fess 81:astar; do
+        t0=$(now_ms)
+        run "$KEEPER" solve "$XS" --level ${lv%:*} --threads 2 --time 30 --format jsonl
+        t1=$(now_ms)
+        el=$((t1 - t0))
+        expect_rc 0 "XSokoban ${lv%:*}, 2 threads: solved"
+        expect_out "\"strategy\":\"${lv#*:}\"" "XSokoban ${lv%:*}, 2 threads: ${lv#*:} finds the solution"
+        [ $el -le 10000 ] && pass || fail "XSokoban ${lv%:*}, 2 threads: $el ms, the other search went on"
+        sed -n 's/.*"solution":"\([^"]*\)".*/\1/p' "$WORK/out" > "$WORK/x.lurd"
+        run "$KEEPER" verify "$XS" "$WORK/x.lurd" --level ${lv%:*} --quiet
+        expect_rc 0 "XSokoban ${lv%:*}, 2 threads: the solution verifies"
+    done
+
+    # Ctrl-C stops both searches, and what there is gets printed.
+    : > "$WORK/out"
+    : > "$WORK/err"
+    "$KEEPER" solve "$XS" --level 39 --threads 2 --format jsonl > "$WORK/out" 2> "$WORK/err" &
+    pid=$!
+    ( sleep 90; kill -KILL $pid 2> /dev/null ) &
+    watchdog=$!
+    sleep 1.5
+    t0=$(now_ms)
+    kill -INT $pid
+    wait $pid
+    RC=$?
+    t1=$(now_ms)
+    kill $watchdog 2> /dev/null
+    el=$((t1 - t0))
+    expect_rc 1 "Ctrl-C, 2 threads on one level"
+    [ $el -le 500 ] && pass || fail "Ctrl-C, 2 threads on one level: keeper took $el ms to stop"
+    expect_out '^\{"index":39,"title":"39","status":"unsolved","reason":"interrupted"' "Ctrl-C, 2 threads: the level is printed"
+    expect_err '^ +total +solved 0/1, unsolved 1, .*\(interrupted\)$' "Ctrl-C, 2 threads: the total line"
+else
+    skip "$LEVELS/xsokoban90.xsb not found: --threads 2 on one level"
 fi
 
 # --- Ctrl-C: the demo levels, then two hard ones; SIGINT during the first

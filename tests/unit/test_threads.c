@@ -1,7 +1,14 @@
 /* test_threads.c: what runs on several threads. The memory budget holds
  * its limit and stays exact under concurrent allocation; the pool of spare
- * threads lends a waiting thread and gets it back. */
+ * threads lends a waiting thread and gets it back; the portfolio on a lent
+ * thread runs its two strategies side by side, the first to end the level
+ * stops the other (a solution found by either, the time limit, the node
+ * limit of both together), and the level's stop reason is the one that
+ * ended it. */
 #include "test.h"
+#include "../../include/keeper.h"
+#include "../../src/core/level.h"
+#include "../../src/search/solver.h"
 #include "../../src/util/mem.h"
 #include "../../src/util/spares.h"
 #include "../../src/util/timer.h"
@@ -146,4 +153,112 @@ TEST(spares_lend_an_idle_thread)
         CHECK_INT(runs, k + 1);
     }
     spare_stop(&s, tid);
+}
+
+/* ---------------------------------------------------------- the portfolio */
+
+/* Solves XSokoban level `index` with the portfolio on this thread and one
+ * lent thread, `seconds` at most; `res` gets the result. Returns the wall
+ * time, or -1 when the shared levels are absent (the test is skipped). */
+static double solve_side_by_side(int index, double seconds, uint64_t max_nodes, long long mib,
+                                 solve_result *res)
+{
+    const char *path = test_shared_level("xsokoban90.xsb");
+    collection c;
+    if (!path || collection_load(&c, path) != 0)
+        return -1;
+    options o;
+    options_init(&o);
+    o.memory = mib;
+    spares s;
+    pthread_t tid;
+    if (spare_start(&s, &tid, (uint64_t)mib * 1024 * 1024 / 2) != 0) {
+        collection_free(&c);
+        return -1;
+    }
+    search_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.start_ns = timer_now_ns();
+    lim.deadline_ns = lim.start_ns + (int64_t)(seconds * 1e9);
+    lim.max_nodes = max_nodes;
+    lim.spares = &s;
+    solve_level(&c.levels[index - 1], &o, &lim, (uint64_t)mib * 1024 * 1024 / 2, res);
+    double wall = timer_seconds_since(lim.start_ns);
+    spare_stop(&s, tid);
+    collection_free(&c);
+    return wall;
+}
+
+TEST(portfolio_side_by_side_first_solution_stops_the_other)
+{
+    /* XSokoban 22: the feature-space search solves it at once, A* alone
+     * not in 5 s; XSokoban 81: the reverse. Whichever solves must stop the
+     * other long before the 60 s limit. */
+    static const struct {
+        int index;
+        const char *winner;
+    } cases[] = {{22, "fess"}, {81, "astar"}};
+    for (int k = 0; k < 2; k++) {
+        solve_result res;
+        double wall = solve_side_by_side(cases[k].index, 60, 0, 1024, &res);
+        if (wall < 0)
+            SKIP("xsokoban90.xsb not found in the shared levels");
+        CHECK_INT(res.status, RESULT_SOLVED);
+        CHECK_STR(res.strategy, cases[k].winner);
+        CHECK_INT(res.st.lent_threads, 1);
+        if (wall > 20)
+            test_fail(__FILE__, __LINE__, "XSokoban %d: %.1f s, the other search went on",
+                      cases[k].index, wall);
+        solve_result_free(&res);
+    }
+}
+
+TEST(portfolio_side_by_side_limits_hold)
+{
+    /* XSokoban 39 is solved by neither search in a few seconds. */
+    solve_result res;
+    double wall = solve_side_by_side(39, 0.5, 0, 1024, &res);
+    if (wall < 0)
+        SKIP("xsokoban90.xsb not found in the shared levels");
+    CHECK_STR(res.reason, "time limit");
+    CHECK_INT(res.st.lent_threads, 1);
+    if (wall > 0.7 + (test_quick() ? 0.5 : 0))
+        test_fail(__FILE__, __LINE__, "--time 0.5: %.2f s", wall);
+    solve_result_free(&res);
+
+    /* The node limit counts both searches together. */
+    wall = solve_side_by_side(39, 60, 100000, 1024, &res);
+    CHECK_STR(res.reason, "node limit");
+    CHECK_INT(res.st.lent_threads, 1);
+    if (res.st.nodes < 100000 || res.st.nodes > 101000)
+        test_fail(__FILE__, __LINE__, "--max-nodes 100000: %llu positions",
+                  (unsigned long long)res.st.nodes);
+    solve_result_free(&res);
+
+    /* The memory limit: 16 MiB, half of it the lent thread's. */
+    wall = solve_side_by_side(39, 60, 0, 16, &res);
+    CHECK_STR(res.reason, "memory limit");
+    CHECK_INT(res.st.lent_threads, 1);
+    CHECK(res.st.mem_bytes <= 16u << 20);
+    CHECK(res.st.mem_bytes > 12u << 20); /* the lent share was used */
+    solve_result_free(&res);
+}
+
+TEST(library_solve_with_two_threads)
+{
+    const char *path = test_shared_level("xsokoban90.xsb");
+    if (!path)
+        SKIP("xsokoban90.xsb not found in the shared levels");
+    keeper_collection *c = keeper_load(path, NULL);
+    REQUIRE(c != NULL);
+    keeper_options *o = keeper_options_new();
+    CHECK(keeper_options_set(o, "threads", "2") == 0);
+    CHECK(keeper_options_set(o, "time", "30") == 0);
+    keeper_result r;
+    /* A* solves XSokoban 81 at once, the feature-space search in 2.5 s. */
+    CHECK_INT(keeper_solve(c, 81, o, &r), KEEPER_SOLVED);
+    CHECK(r.solution && r.seconds < 10);
+    keeper_result_free(&r);
+    keeper_options_free(o);
+    keeper_free(c);
 }
