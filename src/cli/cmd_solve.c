@@ -24,13 +24,18 @@
 
 typedef enum { FMT_SOK, FMT_LURD, FMT_JSONL } out_format;
 
-static volatile sig_atomic_t interrupted = 0;
+/* Set by Ctrl-C, read by every thread: an atomic, not a volatile
+ * sig_atomic_t, which is only safe within one thread. A lock-free atomic
+ * may be stored from a signal handler (C11 7.14.1.1). */
+static atomic_int interrupted = 0;
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the Ctrl-C flag must be lock-free");
 
+/* The handler runs once: SA_RESETHAND restores the default, so a second
+ * Ctrl-C kills. */
 static void on_sigint(int sig)
 {
     (void)sig;
-    interrupted = 1;
-    signal(SIGINT, SIG_DFL); /* a second Ctrl-C kills */
+    atomic_store(&interrupted, 1);
 }
 
 typedef struct job {
@@ -80,7 +85,7 @@ static void *worker(void *arg)
     run_ctx *rc = arg;
     for (;;) {
         pthread_mutex_lock(&rc->mu);
-        if (rc->next >= rc->njobs || interrupted) {
+        if (rc->next >= rc->njobs || atomic_load(&interrupted)) {
             /* Wake the printer: after a Ctrl-C it may be waiting for a job
              * that no worker will start. */
             pthread_cond_broadcast(&rc->cv);
@@ -358,10 +363,11 @@ int cmd_solve(int argc, char **argv)
     pthread_mutex_init(&rc.mu, NULL);
     pthread_cond_init(&rc.cv, NULL);
 
-    interrupted = 0;
+    atomic_store(&interrupted, 0);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESETHAND;
     sigemptyset(&sa.sa_mask);
     struct sigaction old_sa;
     sigaction(SIGINT, &sa, &old_sa);
@@ -401,7 +407,7 @@ int cmd_solve(int argc, char **argv)
     for (int k = 0; k < njobs; k++) {
         job *j = &jobs[k];
         pthread_mutex_lock(&rc.mu);
-        while (!j->done && !(interrupted && !j->started))
+        while (!j->done && !(atomic_load(&interrupted) && !j->started))
             pthread_cond_wait(&rc.cv, &rc.mu);
         /* With an interrupt, jobs never started stay undone. */
         int done = j->done;
@@ -462,7 +468,7 @@ int cmd_solve(int argc, char **argv)
             fprintf(stderr, ", not started %d", skipped);
         fprintf(stderr, ", %.2f s, %llu nodes, %ld moves, %ld pushes%s\n", elapsed,
                 (unsigned long long)total.nodes, total_moves, total_pushes,
-                interrupted ? " (interrupted)" : "");
+                atomic_load(&interrupted) ? " (interrupted)" : "");
     }
     sigaction(SIGINT, &old_sa, NULL);
     /* A failed write may have happened at any earlier fflush; the stream's

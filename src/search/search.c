@@ -45,7 +45,7 @@ long push_seq_pushes(const push_seq *ps)
 
 stop_reason search_check_limits(search_limits *lim, const stats *st, int64_t *next_progress_ns)
 {
-    if (lim->interrupt && *lim->interrupt)
+    if (lim->interrupt && atomic_load_explicit(lim->interrupt, memory_order_relaxed))
         return STOP_INTERRUPT;
     if (lim->halt && atomic_load_explicit(lim->halt, memory_order_relaxed))
         return STOP_HALTED;

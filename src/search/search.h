@@ -3,7 +3,6 @@
 #ifndef KEEPER_SEARCH_H
 #define KEEPER_SEARCH_H
 
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include "../core/board.h"
@@ -26,7 +25,7 @@ const char *stop_reason_text(stop_reason r);
 typedef struct search_limits {
     int64_t deadline_ns;                    /* 0 = none */
     uint64_t max_nodes;                     /* 0 = none */
-    volatile sig_atomic_t *interrupt;       /* set by the SIGINT handler, or NULL */
+    atomic_int *interrupt;                  /* set by the SIGINT handler, or NULL */
     atomic_int *halt;                       /* nonzero: another search running on this
                                                level (another thread) has ended it; or NULL */
     spares *spares;                         /* idle threads a portfolio may borrow, or NULL */

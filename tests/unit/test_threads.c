@@ -63,7 +63,7 @@ static void *hammer_run(void *arg)
     return NULL;
 }
 
-TEST(mem_budget_holds_under_threads)
+TEST(threads_mem_budget_holds)
 {
     membudget m;
     mem_init(&m, 300000); /* less than what 2 x 16 slots could hold */
@@ -132,7 +132,7 @@ static void add_one(void *arg)
     (*(int *)arg)++;
 }
 
-TEST(spares_lend_an_idle_thread)
+TEST(threads_spares_lend_an_idle_thread)
 {
     spares s;
     spares_init(&s, 1, 0);
@@ -158,9 +158,10 @@ TEST(spares_lend_an_idle_thread)
 /* ---------------------------------------------------------- the portfolio */
 
 /* Solves XSokoban level `index` with the portfolio on this thread and one
- * lent thread, `seconds` at most; `res` gets the result. Returns the wall
- * time, or -1 when the shared levels are absent (the test is skipped). */
-static double solve_side_by_side(int index, double seconds, uint64_t max_nodes, long long mib,
+ * lent thread, `seconds` at most, in `bytes` of memory (half of them the
+ * lent thread's); `res` gets the result. Returns the wall time, or -1 when
+ * the shared levels are absent (the test is skipped). */
+static double solve_side_by_side(int index, double seconds, uint64_t max_nodes, uint64_t bytes,
                                  solve_result *res)
 {
     const char *path = test_shared_level("xsokoban90.xsb");
@@ -169,10 +170,9 @@ static double solve_side_by_side(int index, double seconds, uint64_t max_nodes, 
         return -1;
     options o;
     options_init(&o);
-    o.memory = mib;
     spares s;
     pthread_t tid;
-    if (spare_start(&s, &tid, (uint64_t)mib * 1024 * 1024 / 2) != 0) {
+    if (spare_start(&s, &tid, bytes / 2) != 0) {
         collection_free(&c);
         return -1;
     }
@@ -182,14 +182,14 @@ static double solve_side_by_side(int index, double seconds, uint64_t max_nodes, 
     lim.deadline_ns = lim.start_ns + (int64_t)(seconds * 1e9);
     lim.max_nodes = max_nodes;
     lim.spares = &s;
-    solve_level(&c.levels[index - 1], &o, &lim, (uint64_t)mib * 1024 * 1024 / 2, res);
+    solve_level(&c.levels[index - 1], &o, &lim, bytes / 2, res);
     double wall = timer_seconds_since(lim.start_ns);
     spare_stop(&s, tid);
     collection_free(&c);
     return wall;
 }
 
-TEST(portfolio_side_by_side_first_solution_stops_the_other)
+TEST(threads_portfolio_first_solution_stops_the_other)
 {
     /* XSokoban 22: the feature-space search solves it at once, A* alone
      * not in 5 s; XSokoban 81: the reverse. Whichever solves must stop the
@@ -200,7 +200,7 @@ TEST(portfolio_side_by_side_first_solution_stops_the_other)
     } cases[] = {{22, "fess"}, {81, "astar"}};
     for (int k = 0; k < 2; k++) {
         solve_result res;
-        double wall = solve_side_by_side(cases[k].index, 60, 0, 1024, &res);
+        double wall = solve_side_by_side(cases[k].index, 60, 0, 1u << 30, &res);
         if (wall < 0)
             SKIP("xsokoban90.xsb not found in the shared levels");
         CHECK_INT(res.status, RESULT_SOLVED);
@@ -213,11 +213,11 @@ TEST(portfolio_side_by_side_first_solution_stops_the_other)
     }
 }
 
-TEST(portfolio_side_by_side_limits_hold)
+TEST(threads_portfolio_limits_hold)
 {
     /* XSokoban 39 is solved by neither search in a few seconds. */
     solve_result res;
-    double wall = solve_side_by_side(39, 0.5, 0, 1024, &res);
+    double wall = solve_side_by_side(39, 0.5, 0, 1u << 30, &res);
     if (wall < 0)
         SKIP("xsokoban90.xsb not found in the shared levels");
     CHECK_STR(res.reason, "time limit");
@@ -227,7 +227,7 @@ TEST(portfolio_side_by_side_limits_hold)
     solve_result_free(&res);
 
     /* The node limit counts both searches together. */
-    wall = solve_side_by_side(39, 60, 100000, 1024, &res);
+    solve_side_by_side(39, 60, 100000, 1u << 30, &res);
     CHECK_STR(res.reason, "node limit");
     CHECK_INT(res.st.lent_threads, 1);
     if (res.st.nodes < 100000 || res.st.nodes > 101000)
@@ -235,16 +235,16 @@ TEST(portfolio_side_by_side_limits_hold)
                   (unsigned long long)res.st.nodes);
     solve_result_free(&res);
 
-    /* The memory limit: 16 MiB, half of it the lent thread's. */
-    wall = solve_side_by_side(39, 60, 0, 16, &res);
+    /* The memory limit: 4 MiB, half of it the lent thread's. */
+    solve_side_by_side(39, 600, 0, 4u << 20, &res);
     CHECK_STR(res.reason, "memory limit");
     CHECK_INT(res.st.lent_threads, 1);
-    CHECK(res.st.mem_bytes <= 16u << 20);
-    CHECK(res.st.mem_bytes > 12u << 20); /* the lent share was used */
+    CHECK(res.st.mem_bytes <= 4u << 20);
+    CHECK(res.st.mem_bytes > 3u << 20); /* the lent share was used */
     solve_result_free(&res);
 }
 
-TEST(library_solve_with_two_threads)
+TEST(threads_library_solve)
 {
     const char *path = test_shared_level("xsokoban90.xsb");
     if (!path)
