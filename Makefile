@@ -5,6 +5,8 @@
 #   make asan       address + undefined-behaviour sanitizers: build/asan/keeper
 #   make test       build and run the unit and end-to-end tests
 #   make test-asan  the same tests under the sanitizer build
+#   make tsan       thread sanitizer: build/tsan/keeper
+#   make test-tsan  the threaded tests under the thread sanitizer
 #   make demo       build and solve the bundled demo collection
 #   make fuzz       build the parser fuzzer (clang, libFuzzer) and run it
 #   make install PREFIX=/usr/local
@@ -34,6 +36,8 @@ debug_CFLAGS   := -O0 -g3 -DKEEPER_DEBUG
 asan_CFLAGS    := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
                   -fno-sanitize-recover=all -DKEEPER_DEBUG
 asan_LDFLAGS   := -fsanitize=address,undefined
+tsan_CFLAGS    := -O1 -g -fsanitize=thread -fno-omit-frame-pointer -DKEEPER_DEBUG
+tsan_LDFLAGS   := -fsanitize=thread
 
 define variant
 build/$(1)/obj/%.o: %.c $(HDRS) | build/$(1)/dirs
@@ -60,14 +64,16 @@ endef
 $(eval $(call variant,release))
 $(eval $(call variant,debug))
 $(eval $(call variant,asan))
+$(eval $(call variant,tsan))
 
-.PHONY: all debug asan test test-asan demo fuzz fuzz-build install clean bench
+.PHONY: all debug asan tsan test test-asan test-tsan demo fuzz fuzz-build install clean bench
 
 all: build/release/keeper build/release/libkeeper.a
 	@ln -sf release/keeper build/keeper
 
 debug: build/debug/keeper
 asan: build/asan/keeper
+tsan: build/tsan/keeper
 
 # Tests: unit tests for every module, then end-to-end CLI tests. The last
 # line is "N passed, N failed". SHARED points at ../shared (levels and
@@ -78,6 +84,14 @@ test: build/release/keeper build/release/unit_tests
 
 test-asan: build/asan/keeper build/asan/unit_tests
 	@KEEPER_TEST_QUICK=1 sh tests/run.sh build/asan $(SHARED)
+
+# What runs on several threads, under ThreadSanitizer: the unit tests of
+# threads and the limits tests (--threads 2, Ctrl-C). A race report stops
+# the program at once (status 66), so a test fails. Time bounds get 1 s of
+# slack: the sanitizer slows the search between two limit checks.
+test-tsan: build/tsan/keeper build/tsan/unit_tests
+	@TSAN_OPTIONS=halt_on_error=1 KEEPER_TEST_QUICK=1 KEEPER_TEST_SLACK_MS=1000 KEEPER_UNIT_FILTER=threads_ \
+	    KEEPER_CLI_TESTS=tests/cli/test_limits.sh sh tests/run.sh build/tsan $(SHARED)
 
 demo: build/release/keeper
 	build/release/keeper solve levels/demo.xsb --time 10 --format sok --output build/demo-solutions.sok

@@ -5,9 +5,11 @@
 #include "core/solution.h"
 #include "search/solver.h"
 #include "util/options.h"
+#include "util/spares.h"
 #include "util/timer.h"
 #include "util/util.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +100,13 @@ void keeper_options_free(keeper_options *o)
     free(o);
 }
 
+/* A helper thread: serves the pool until the level is done. */
+static void *serve(void *arg)
+{
+    spares_serve(arg);
+    return NULL;
+}
+
 keeper_status keeper_solve(const keeper_collection *c, int index, const keeper_options *o,
                            keeper_result *r)
 {
@@ -117,8 +126,25 @@ keeper_status keeper_solve(const keeper_collection *c, int index, const keeper_o
     if (opt->time > 0)
         lim.deadline_ns = lim.start_ns + (int64_t)(opt->time * 1e9);
     lim.max_nodes = (uint64_t)opt->max_nodes;
+    /* With "threads" 2 or more, the portfolio's second search gets a
+     * thread of its own, and the memory is shared out between the two. */
+    uint64_t memory = (uint64_t)opt->memory * 1024 * 1024;
+    int threads = (int)MIN(opt->threads, (long long)solve_level_threads(opt));
+    spares pool;
+    pthread_t helper;
+    spares_init(&pool, threads, memory / (uint64_t)threads);
+    if (threads > 1 && pthread_create(&helper, NULL, serve, &pool) != 0) {
+        spares_destroy(&pool);
+        threads = 1;
+        spares_init(&pool, threads, memory);
+    }
+    lim.spares = threads > 1 ? &pool : NULL;
     solve_result sr;
-    solve_level(lv, opt, &lim, (uint64_t)opt->memory * 1024 * 1024, &sr);
+    solve_level(lv, opt, &lim, memory / (uint64_t)threads, &sr);
+    spares_serve(&pool); /* this thread is done too: the helper leaves */
+    if (threads > 1)
+        pthread_join(helper, NULL);
+    spares_destroy(&pool);
     r->status = sr.status == RESULT_SOLVED ? KEEPER_SOLVED
                 : sr.status == RESULT_INVALID ? KEEPER_INVALID
                                               : KEEPER_UNSOLVED;

@@ -2,7 +2,9 @@
 # run.sh BUILD_DIR [SHARED_DIR]: runs the unit tests and the end-to-end CLI
 # tests against BUILD_DIR/keeper, then prints the totals as the last line:
 # "N passed, N failed". Tests that need SHARED_DIR (../shared: levels and
-# known solutions) skip visibly when it is missing.
+# known solutions) skip visibly when it is missing. KEEPER_UNIT_FILTER runs
+# only the unit tests whose name contains it; KEEPER_CLI_TESTS names the CLI
+# test scripts to run (default: all of tests/cli/test_*.sh).
 build=${1:?usage: tests/run.sh BUILD_DIR [SHARED_DIR]}
 shared=${2:-../shared}
 KEEPER="$build/keeper"
@@ -23,12 +25,12 @@ add_counts() { # reads "...: P passed, F failed, S skipped" from the file's last
     passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + ${s:-0}))
 }
 
-echo "== unit tests ($build/unit_tests)"
-"$build/unit_tests" > "$tmp"
+echo "== unit tests ($build/unit_tests${KEEPER_UNIT_FILTER:+ $KEEPER_UNIT_FILTER})"
+"$build/unit_tests" ${KEEPER_UNIT_FILTER:+"$KEEPER_UNIT_FILTER"} > "$tmp"
 cat "$tmp"
 add_counts "$tmp" unit_tests
 
-for t in tests/cli/test_*.sh; do
+for t in ${KEEPER_CLI_TESTS:-tests/cli/test_*.sh}; do
     [ -f "$t" ] || continue
     echo "== $t"
     sh "$t" > "$tmp" 2>&1

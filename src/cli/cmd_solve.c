@@ -1,13 +1,16 @@
 /* cmd_solve.c: "keeper solve": solve a collection, print a result table on
  * stderr as levels finish, write solutions as SOK, LURD lines or JSON
- * lines. Levels run on --threads worker threads; results are printed in
- * file order. Ctrl-C stops the levels being solved and starts no new ones;
- * what was found so far is still printed. */
+ * lines. Levels run on --threads worker threads; a worker that finds no
+ * level left to start is lent to a level still running (the portfolio runs
+ * its strategies side by side). Results are printed in file order. Ctrl-C
+ * stops the levels being solved and starts no new ones; what was found so
+ * far is still printed. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "../../include/keeper.h"
 #include "../search/solver.h"
 #include "../util/options.h"
+#include "../util/spares.h"
 #include "../util/str.h"
 #include "../util/timer.h"
 #include "../util/util.h"
@@ -21,13 +24,18 @@
 
 typedef enum { FMT_SOK, FMT_LURD, FMT_JSONL } out_format;
 
-static volatile sig_atomic_t interrupted = 0;
+/* Set by Ctrl-C, read by every thread: an atomic, not a volatile
+ * sig_atomic_t, which is only safe within one thread. A lock-free atomic
+ * may be stored from a signal handler (C11 7.14.1.1). */
+static atomic_int interrupted = 0;
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the Ctrl-C flag must be lock-free");
 
+/* The handler runs once: SA_RESETHAND restores the default, so a second
+ * Ctrl-C kills. */
 static void on_sigint(int sig)
 {
     (void)sig;
-    interrupted = 1;
-    signal(SIGINT, SIG_DFL); /* a second Ctrl-C kills */
+    atomic_store(&interrupted, 1);
 }
 
 typedef struct job {
@@ -41,6 +49,7 @@ typedef struct run_ctx {
     job *jobs;
     int njobs, next;
     uint64_t mem_per_thread;
+    spares spares; /* workers with no level left to start */
     int verbose;
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -76,7 +85,7 @@ static void *worker(void *arg)
     run_ctx *rc = arg;
     for (;;) {
         pthread_mutex_lock(&rc->mu);
-        if (rc->next >= rc->njobs || interrupted) {
+        if (rc->next >= rc->njobs || atomic_load(&interrupted)) {
             /* Wake the printer: after a Ctrl-C it may be waiting for a job
              * that no worker will start. */
             pthread_cond_broadcast(&rc->cv);
@@ -94,6 +103,7 @@ static void *worker(void *arg)
             lim.deadline_ns = lim.start_ns + (int64_t)(rc->o->time * 1e9);
         lim.max_nodes = (uint64_t)rc->o->max_nodes;
         lim.interrupt = &interrupted;
+        lim.spares = &rc->spares;
         progress_arg pa = {j->lv->index};
         if (rc->verbose) {
             lim.progress = progress;
@@ -107,6 +117,9 @@ static void *worker(void *arg)
         pthread_cond_broadcast(&rc->cv);
         pthread_mutex_unlock(&rc->mu);
     }
+    /* No level left to start: lend this thread to the levels still
+     * running, until every worker is done. */
+    spares_serve(&rc->spares);
     return NULL;
 }
 
@@ -336,7 +349,8 @@ int cmd_solve(int argc, char **argv)
     for (int k = 0; k < c.nlevels; k++)
         if (cli_selected(&sel, c.levels[k].index))
             jobs[njobs++].lv = &c.levels[k];
-    int threads = (int)MIN(o.threads, (long long)MAX(njobs, 1));
+    /* More threads than the levels can use would only wait. */
+    int threads = (int)MIN(o.threads, (long long)MAX(njobs, 1) * solve_level_threads(&o));
 
     run_ctx rc;
     memset(&rc, 0, sizeof rc);
@@ -345,13 +359,15 @@ int cmd_solve(int argc, char **argv)
     rc.njobs = njobs;
     rc.mem_per_thread = (uint64_t)o.memory * 1024 * 1024 / (uint64_t)threads;
     rc.verbose = verbose;
+    spares_init(&rc.spares, threads, rc.mem_per_thread);
     pthread_mutex_init(&rc.mu, NULL);
     pthread_cond_init(&rc.cv, NULL);
 
-    interrupted = 0;
+    atomic_store(&interrupted, 0);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESETHAND;
     sigemptyset(&sa.sa_mask);
     struct sigaction old_sa;
     sigaction(SIGINT, &sa, &old_sa);
@@ -391,7 +407,7 @@ int cmd_solve(int argc, char **argv)
     for (int k = 0; k < njobs; k++) {
         job *j = &jobs[k];
         pthread_mutex_lock(&rc.mu);
-        while (!j->done && !(interrupted && !j->started))
+        while (!j->done && !(atomic_load(&interrupted) && !j->started))
             pthread_cond_wait(&rc.cv, &rc.mu);
         /* With an interrupt, jobs never started stay undone. */
         int done = j->done;
@@ -452,7 +468,7 @@ int cmd_solve(int argc, char **argv)
             fprintf(stderr, ", not started %d", skipped);
         fprintf(stderr, ", %.2f s, %llu nodes, %ld moves, %ld pushes%s\n", elapsed,
                 (unsigned long long)total.nodes, total_moves, total_pushes,
-                interrupted ? " (interrupted)" : "");
+                atomic_load(&interrupted) ? " (interrupted)" : "");
     }
     sigaction(SIGINT, &old_sa, NULL);
     /* A failed write may have happened at any earlier fflush; the stream's
@@ -473,6 +489,7 @@ int cmd_solve(int argc, char **argv)
     free(tids);
     pthread_mutex_destroy(&rc.mu);
     pthread_cond_destroy(&rc.cv);
+    spares_destroy(&rc.spares);
     collection_free(&c);
     if (invalid || bad_out)
         return EXIT_BAD_INPUT;

@@ -1,4 +1,5 @@
-/* portfolio.c: strategies in turn on one level (see portfolio.h). */
+/* portfolio.c: strategies in turn on one level, or side by side on a lent
+ * thread (see portfolio.h). */
 #include "portfolio.h"
 #include "../util/util.h"
 
@@ -22,6 +23,19 @@ typedef struct member {
     int done;
 } member;
 
+/* One level's portfolio. In turn, one thread touches it all. Side by side,
+ * each member is touched by its own thread only (the lent thread steps
+ * m[1]); the threads share `ended`, `nodes_left` and the memory budget. */
+typedef struct portfolio {
+    member m[2];
+    search_limits sub;     /* the members' limits: the level's, with no node
+                              limit and `ended` as the halt flag */
+    uint64_t max_nodes;    /* positions of both members together (0 = none) */
+    atomic_int ended;      /* 0, or 1 + the member whose end ended the level */
+    _Atomic uint64_t nodes_left; /* side by side, with a node limit: positions
+                                    not yet granted to a member */
+} portfolio;
+
 static int member_step(member *m, uint64_t budget)
 {
     return m->is_fess ? fess_step(m->search, budget) : astar_step(m->search, budget);
@@ -38,62 +52,157 @@ static void member_end(member *m)
     m->search = NULL;
 }
 
+/* Member i has ended. A solution, a proof that there is none, or a limit
+ * every member shares (time, Ctrl-C) ends the level: the first such member
+ * is recorded in p->ended, which halts the other. Running out of memory, or
+ * (side by side) out of node grants, ends the member alone: its positions
+ * are freed for the other. Returns whether the level is over. */
+static int member_ended(portfolio *p, int i)
+{
+    member *x = &p->m[i];
+    stop_reason r = x->out.stop;
+    if (r == STOP_MEMORY || r == STOP_NODES) {
+        member_end(x);
+        return 0;
+    }
+    if (r != STOP_HALTED) {
+        int none = 0;
+        atomic_compare_exchange_strong(&p->ended, &none, i + 1);
+    }
+    return 1;
+}
+
+/* Side by side with a node limit: takes up to `want` positions from
+ * p->nodes_left (0 when none are left). */
+static uint64_t grant_take(portfolio *p, uint64_t want)
+{
+    uint64_t left = atomic_load(&p->nodes_left), g;
+    do
+        g = MIN(want, left);
+    while (g && !atomic_compare_exchange_weak(&p->nodes_left, &left, left - g));
+    return g;
+}
+
+/* Gives back the part of a grant not used, or takes what a step stored
+ * past it (an expansion stores all its children before it checks). */
+static void grant_settle(portfolio *p, uint64_t granted, uint64_t used)
+{
+    if (used <= granted) {
+        atomic_fetch_add(&p->nodes_left, granted - used);
+        return;
+    }
+    uint64_t over = used - granted, left = atomic_load(&p->nodes_left);
+    while (left && !atomic_compare_exchange_weak(&p->nodes_left, &left, left - MIN(over, left)))
+        ;
+}
+
+/* Side by side: steps member i on this thread until it ends (with a node
+ * limit, in grants of a slice at most), then records its end. */
+static void member_run(portfolio *p, int i)
+{
+    member *x = &p->m[i];
+    while (!x->done) {
+        if (!p->max_nodes) {
+            x->done = member_step(x, 0);
+            break;
+        }
+        uint64_t before = x->out.st.nodes, g = grant_take(p, x->slice);
+        if (atomic_load(&p->ended) || g == 0) {
+            grant_settle(p, g, 0);
+            x->out.stop = atomic_load(&p->ended) ? STOP_HALTED : STOP_NODES;
+            x->done = 1;
+            break;
+        }
+        x->done = member_step(x, before + g);
+        grant_settle(p, g, x->out.st.nodes - before);
+    }
+    member_ended(p, i);
+}
+
+/* The lent thread's task: A*. */
+static void spare_run(void *arg)
+{
+    member_run(arg, 1);
+}
+
 void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits *lim,
                      membudget *mem, search_outcome *out)
 {
     memset(out, 0, sizeof *out);
-    /* Each search checks time and interrupts; the node limit applies to
-     * the two together and is enforced here. */
-    search_limits sub = *lim;
-    sub.max_nodes = 0;
-    member m[2] = {{.name = "fess", .is_fess = 1, .slice = SLICE_FESS},
-                   {.name = "astar", .slice = SLICE_ASTAR}};
-    m[0].search = fess_begin(b, &cfg->fess, &sub, mem, &m[0].out);
-    m[1].search = astar_begin(b, &cfg->astar, &sub, mem, &m[1].out);
-    stop_reason stop = STOP_NONE;
+    portfolio p;
+    memset(&p, 0, sizeof p);
+    atomic_init(&p.ended, 0);
+    atomic_init(&p.nodes_left, 0);
+    p.max_nodes = lim->max_nodes;
+    /* Each search checks time, interrupts and the halt flag; the node limit
+     * applies to the two together and is enforced here. */
+    p.sub = *lim;
+    p.sub.max_nodes = 0;
+    p.sub.halt = &p.ended;
+    p.sub.spares = NULL;
+    member *m = p.m;
+    m[0] = (member){.name = "fess", .is_fess = 1, .slice = SLICE_FESS};
+    m[1] = (member){.name = "astar", .slice = SLICE_ASTAR};
+    m[0].search = fess_begin(b, &cfg->fess, &p.sub, mem, &m[0].out);
+    m[1].search = astar_begin(b, &cfg->astar, &p.sub, mem, &m[1].out);
+    spare_task task;
+    stop_reason stop = STOP_MEMORY; /* when every member ran out of memory */
+    int lent = 0;
     for (int turn = 0;; turn ^= 1) {
         member *x = &m[turn];
         uint64_t total = m[0].out.st.nodes + m[1].out.st.nodes;
-        if (lim->max_nodes && total >= lim->max_nodes) {
+        if (p.max_nodes && total >= p.max_nodes) {
             stop = STOP_NODES;
             break;
         }
+        /* 1. A lent thread: the members go on side by side, to the end. */
+        if (lim->spares && !m[0].done && !m[1].done &&
+            spares_lend(lim->spares, &task, spare_run, &p)) {
+            lent = 1;
+            mem_grow(mem, lim->spares->share);
+            if (p.max_nodes)
+                atomic_store(&p.nodes_left, p.max_nodes - total);
+            member_run(&p, 0);
+            spares_wait(lim->spares, &task);
+            if (m[0].out.stop == STOP_NODES || m[1].out.stop == STOP_NODES)
+                stop = STOP_NODES;
+            break;
+        }
+        /* 2. In turn: the next slice of this member. */
         if (!x->done) {
             if (x->cur == 0)
                 x->cur = MAX(x->slice / 16, 1);
             uint64_t budget = x->out.st.nodes + x->cur;
             x->cur = MIN(x->cur * 2, x->slice);
-            if (lim->max_nodes)
-                budget = MIN(budget, x->out.st.nodes + (lim->max_nodes - total));
+            if (p.max_nodes)
+                budget = MIN(budget, x->out.st.nodes + (p.max_nodes - total));
             x->done = member_step(x, budget);
-            /* Solved, proven unsolvable, or a limit every member shares. */
-            stop_reason r = x->out.stop;
-            if (x->done && r != STOP_MEMORY) {
-                stop = r;
+            if (x->done && member_ended(&p, turn))
                 break;
-            }
-            /* Out of memory: give the memory back to the other member. */
-            if (x->done)
-                member_end(x);
         }
-        if (m[0].done && m[1].done) {
-            stop = STOP_MEMORY;
+        if (m[0].done && m[1].done)
             break;
-        }
     }
     member_end(&m[0]);
     member_end(&m[1]);
-    member *win = m[0].out.solved ? &m[0] : m[1].out.solved ? &m[1] : NULL;
+    /* The member that ended the level; a solution wins anyway (side by
+     * side, one may solve just after the other hit the time limit). */
+    int e = atomic_load(&p.ended) - 1;
+    member *win = e >= 0 && m[e].out.solved ? &m[e]
+                  : m[0].out.solved         ? &m[0]
+                  : m[1].out.solved         ? &m[1]
+                                            : NULL;
     out->st = m[0].out.st;
     stats_add(&out->st, &m[1].out.st);
     out->st.mem_bytes = mem->peak;
+    out->st.lent_threads = (uint64_t)lent;
     if (win) {
         out->solved = 1;
         out->pushes = win->out.pushes;
         win->out.pushes = (push_seq){0};
         out->strategy = win->name;
     } else {
-        out->stop = stop;
+        out->stop = e >= 0 ? m[e].out.stop : stop;
         out->strategy = "portfolio";
     }
     push_seq_free(&m[0].out.pushes);

@@ -14,6 +14,7 @@ const char *stop_reason_text(stop_reason r)
     case STOP_NODES: return "node limit";
     case STOP_INTERRUPT: return "interrupted";
     case STOP_EXHAUSTED: return "no solution";
+    case STOP_HALTED: return "stopped";
     }
     return "?";
 }
@@ -44,8 +45,10 @@ long push_seq_pushes(const push_seq *ps)
 
 stop_reason search_check_limits(search_limits *lim, const stats *st, int64_t *next_progress_ns)
 {
-    if (lim->interrupt && *lim->interrupt)
+    if (lim->interrupt && atomic_load_explicit(lim->interrupt, memory_order_relaxed))
         return STOP_INTERRUPT;
+    if (lim->halt && atomic_load_explicit(lim->halt, memory_order_relaxed))
+        return STOP_HALTED;
     if (lim->max_nodes && st->nodes >= lim->max_nodes)
         return STOP_NODES;
     int64_t now = timer_now_ns();

@@ -3,10 +3,11 @@
 #ifndef KEEPER_SEARCH_H
 #define KEEPER_SEARCH_H
 
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include "../core/board.h"
 #include "../util/mem.h"
+#include "../util/spares.h"
 #include "../util/stats.h"
 
 typedef enum {
@@ -16,6 +17,7 @@ typedef enum {
     STOP_NODES,     /* node limit (bench, --max-nodes) */
     STOP_INTERRUPT, /* Ctrl-C */
     STOP_EXHAUSTED, /* the whole search space was searched: no solution */
+    STOP_HALTED,    /* another search of the same level ended it (portfolio) */
 } stop_reason;
 
 const char *stop_reason_text(stop_reason r);
@@ -23,7 +25,10 @@ const char *stop_reason_text(stop_reason r);
 typedef struct search_limits {
     int64_t deadline_ns;                    /* 0 = none */
     uint64_t max_nodes;                     /* 0 = none */
-    volatile sig_atomic_t *interrupt;       /* set by the SIGINT handler, or NULL */
+    atomic_int *interrupt;                  /* set by the SIGINT handler, or NULL */
+    atomic_int *halt;                       /* nonzero: another search running on this
+                                               level (another thread) has ended it; or NULL */
+    spares *spares;                         /* idle threads a portfolio may borrow, or NULL */
     void (*progress)(void *arg, const stats *st, double seconds); /* or NULL */
     void *progress_arg;
     double progress_every;                  /* seconds between progress calls */
@@ -59,7 +64,7 @@ typedef struct search_outcome {
     stats st;
 } search_outcome;
 
-/* Checks the time, node and interrupt limits; call it every few hundred
+/* Checks the interrupt, halt, node and time limits; call it every few hundred
  * expansions. Returns the reason to stop, or STOP_NONE. Also calls the
  * progress callback when it is due. */
 stop_reason search_check_limits(search_limits *lim, const stats *st, int64_t *next_progress_ns);

@@ -30,6 +30,11 @@ void solve_result_free(solve_result *res)
     res->lurd = NULL;
 }
 
+int solve_level_threads(const options *o)
+{
+    return o->search != 1 && !o->optimal && o->strategy == 2 ? 2 : 1;
+}
+
 /* Whether some box starts on a dead square (then no search is needed). */
 static int start_dead(const board *b)
 {
@@ -67,7 +72,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
         return;
     }
     /* The distance tables stay charged to this level's budget. */
-    mem.used = mem.peak = table_bytes;
+    mem_charge(&mem, table_bytes);
 
     search_outcome out;
     memset(&out, 0, sizeof out);

@@ -26,11 +26,17 @@ typedef struct solve_result {
     char *lurd;          /* the verified solution, NULL unless solved */
 } solve_result;
 
-/* Solves `lv` with options `o`. `lim` carries the deadline, interrupt flag
- * and progress callback; `mem_limit` is this level's memory budget in bytes.
+/* Solves `lv` with options `o`. `lim` carries the deadline, interrupt flag,
+ * progress callback and the pool of idle threads the portfolio may borrow;
+ * `mem_limit` is this level's memory budget in bytes (a borrowed thread adds
+ * its share).
  * Never fails: problems become an "unsolved" or "invalid" result. */
 void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t mem_limit,
                  solve_result *res);
 void solve_result_free(solve_result *res);
+
+/* How many threads one level can use with options `o`: 2 for the
+ * portfolio (its two searches side by side), else 1. */
+int solve_level_threads(const options *o);
 
 #endif

@@ -13,7 +13,7 @@
 #define KEEPER_OPTIONS(X)                                                                    \
     X(time, DBL, 600, 0, 1e9, "time limit per level in seconds (0 = none)")                  \
     X(memory, INT, 4096, 16, 1048576, "memory limit of a run in MiB, shared by its threads") \
-    X(threads, INT, 1, 1, 64, "levels solved at the same time")                              \
+    X(threads, INT, 1, 1, 64, "threads: levels at a time, two on a lone portfolio level")   \
     X(optimal, INT, 0, 0, 1, "prove the push count optimal (also: --optimal pushes)")        \
     X(search, INT, 0, 0, 1, "search: 0 = A* (astar), 1 = breadth-first (bfs)")               \
     X(strategy, INT, 2, 0, 2, "fast mode: 0 = A* (astar), 1 = feature-space search (fess), 2 = both in turn (portfolio)") \

@@ -32,6 +32,7 @@
     X(advised, "moves an advisor chose (weight 0)")                            \
     X(max_depth, "deepest position (pushes)")                                  \
     X(best_lower_bound, "highest f expanded (pushes)")                         \
+    X(lent_threads, "threads lent to the level (strategies side by side)")     \
     X(mem_bytes, "peak bytes in the search's memory budget")
 
 typedef struct stats {

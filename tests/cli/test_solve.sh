@@ -285,6 +285,32 @@ for st in fess portfolio; do
     sed 's/"seconds":[0-9.]*,//' "$WORK/out" > "$WORK/second"
     cmp -s "$WORK/first" "$WORK/second" && pass || fail "--strategy $st: two runs differ"
 done
+# ... and on a level where the portfolio's searches take turns for a second
+# (XSokoban 40: A* finds the solution in the fifth round).
+if [ -f "$LEVELS/xsokoban90.xsb" ]; then
+    for k in first second; do
+        run "$KEEPER" solve "$LEVELS/xsokoban90.xsb" --level 40 --threads 1 --format jsonl --quiet
+        sed 's/"seconds":[0-9.]*,//' "$WORK/out" > "$WORK/$k"
+    done
+    expect_out '"status":"solved"' "portfolio, XSokoban 40, one thread: solved"
+    cmp -s "$WORK/first" "$WORK/second" && pass || fail "portfolio, XSokoban 40, --threads 1: two runs differ"
+else
+    skip "$LEVELS/xsokoban90.xsb not found: two portfolio runs of XSokoban 40"
+fi
+
+# --- two threads: the levels run side by side, and the last one gets the
+# spare thread (the portfolio's searches side by side); every solution
+# still verifies
+run "$KEEPER" solve "$DEMO" --threads 2 --time 10 --format sok --output "$WORK/t2.sok"
+expect_rc 0 "--threads 2 solves the demo levels"
+expect_err "8 levels, 10 s per level, 4096 MiB, 2 threads" "--threads 2: the header"
+run "$KEEPER" verify "$WORK/t2.sok"
+expect_rc 0 "--threads 2: the demo solutions verify"
+run "$KEEPER" solve "$DEMO" --level 5 --threads 2 --format jsonl
+expect_rc 0 "--threads 2 on one demo level"
+expect_err "1 level, 600 s per level, 4096 MiB, 2 threads" "--threads 2 on one level: two threads"
+run "$KEEPER" solve "$DEMO" --level 5 --threads 2 --strategy fess --format jsonl
+expect_err "1 level, 600 s per level, 4096 MiB, 1 thread" "--threads 2 on one level, one strategy: one thread"
 
 # --- the portfolio's node limit counts both searches
 if [ -f "$LEVELS/xsokoban90.xsb" ]; then

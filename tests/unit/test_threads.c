@@ -1,0 +1,264 @@
+/* test_threads.c: what runs on several threads. The memory budget holds
+ * its limit and stays exact under concurrent allocation; the pool of spare
+ * threads lends a waiting thread and gets it back; the portfolio on a lent
+ * thread runs its two strategies side by side, the first to end the level
+ * stops the other (a solution found by either, the time limit, the node
+ * limit of both together), and the level's stop reason is the one that
+ * ended it. */
+#include "test.h"
+#include "../../include/keeper.h"
+#include "../../src/core/level.h"
+#include "../../src/search/solver.h"
+#include "../../src/util/mem.h"
+#include "../../src/util/spares.h"
+#include "../../src/util/timer.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* ---------------------------------------------------------- memory */
+
+typedef struct hammer {
+    membudget *m;
+    int rounds;
+    uint32_t seed;
+    int failures; /* allocations refused by the budget */
+} hammer;
+
+/* Allocates, grows, shrinks and frees blocks at random, touching them. */
+static void *hammer_run(void *arg)
+{
+    hammer *h = arg;
+    enum { SLOTS = 16 };
+    void *p[SLOTS] = {0};
+    size_t n[SLOTS] = {0};
+    for (int r = 0; r < h->rounds; r++) {
+        h->seed = h->seed * 1103515245u + 12345u;
+        int k = (int)((h->seed >> 8) % SLOTS);
+        size_t want = 1 + (h->seed >> 12) % 65536;
+        if (!p[k]) {
+            p[k] = mem_alloc(h->m, want);
+            if (p[k]) {
+                n[k] = want;
+                memset(p[k], 1, want);
+            } else {
+                h->failures++;
+            }
+        } else if (r % 3 == 0) {
+            void *q = mem_realloc(h->m, p[k], n[k], want);
+            if (q) {
+                p[k] = q;
+                n[k] = want;
+            } else {
+                h->failures++;
+            }
+        } else {
+            mem_free(h->m, p[k], n[k]);
+            p[k] = NULL;
+        }
+    }
+    for (int k = 0; k < SLOTS; k++)
+        mem_free(h->m, p[k], n[k]);
+    return NULL;
+}
+
+TEST(threads_mem_budget_holds)
+{
+    membudget m;
+    mem_init(&m, 300000); /* less than what 2 x 16 slots could hold */
+    hammer h[2] = {{&m, 200000, 1, 0}, {&m, 200000, 2, 0}};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        REQUIRE(pthread_create(&t[i], NULL, hammer_run, &h[i]) == 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    CHECK_INT(atomic_load(&m.used), 0);
+    CHECK(atomic_load(&m.peak) <= 300000);
+    CHECK(atomic_load(&m.peak) > 200000);
+    CHECK(h[0].failures > 0 && h[1].failures > 0);
+    /* A refused allocation changes nothing; mem_grow raises the limit. */
+    void *p = mem_alloc(&m, 300001);
+    CHECK(p == NULL);
+    CHECK_INT(atomic_load(&m.used), 0);
+    mem_grow(&m, 1);
+    p = mem_alloc(&m, 300001);
+    CHECK(p != NULL);
+    mem_free(&m, p, 300001);
+    CHECK_INT(atomic_load(&m.used), 0);
+}
+
+/* ---------------------------------------------------------- the pool */
+
+static void *serve(void *arg)
+{
+    spares_serve(arg);
+    return NULL;
+}
+
+/* Waits until a spare thread waits for work. */
+static void wait_idle(spares *s)
+{
+    for (;;) {
+        pthread_mutex_lock(&s->mu);
+        int idle = s->idle;
+        pthread_mutex_unlock(&s->mu);
+        if (idle)
+            return;
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
+}
+
+/* Starts one spare thread and waits until it waits for work. */
+static int spare_start(spares *s, pthread_t *tid, uint64_t share)
+{
+    spares_init(s, 2, share);
+    if (pthread_create(tid, NULL, serve, s) != 0)
+        return -1;
+    wait_idle(s);
+    return 0;
+}
+
+/* This thread has no more work either: the spare leaves. */
+static void spare_stop(spares *s, pthread_t tid)
+{
+    spares_serve(s);
+    pthread_join(tid, NULL);
+    spares_destroy(s);
+}
+
+static void add_one(void *arg)
+{
+    (*(int *)arg)++;
+}
+
+TEST(threads_spares_lend_an_idle_thread)
+{
+    spares s;
+    spares_init(&s, 1, 0);
+    spare_task t;
+    int runs = 0;
+    CHECK(spares_lend(&s, &t, add_one, &runs) == 0); /* nobody idle */
+    spares_serve(&s);                                /* returns: no one works */
+    spares_destroy(&s);
+
+    pthread_t tid;
+    REQUIRE(spare_start(&s, &tid, 0) == 0);
+    spare_task t2;
+    for (int k = 0; k < 3; k++) {
+        wait_idle(&s); /* back from the last task */
+        REQUIRE(spares_lend(&s, &t, add_one, &runs) == 1);
+        CHECK(spares_lend(&s, &t2, add_one, &runs) == 0); /* one spare only */
+        spares_wait(&s, &t);
+        CHECK_INT(runs, k + 1);
+    }
+    spare_stop(&s, tid);
+}
+
+/* ---------------------------------------------------------- the portfolio */
+
+/* Solves XSokoban level `index` with the portfolio on this thread and one
+ * lent thread, `seconds` at most, in `bytes` of memory (half of them the
+ * lent thread's); `res` gets the result. Returns the wall time, or -1 when
+ * the shared levels are absent (the test is skipped). */
+static double solve_side_by_side(int index, double seconds, uint64_t max_nodes, uint64_t bytes,
+                                 solve_result *res)
+{
+    const char *path = test_shared_level("xsokoban90.xsb");
+    collection c;
+    if (!path || collection_load(&c, path) != 0)
+        return -1;
+    options o;
+    options_init(&o);
+    spares s;
+    pthread_t tid;
+    if (spare_start(&s, &tid, bytes / 2) != 0) {
+        collection_free(&c);
+        return -1;
+    }
+    search_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.start_ns = timer_now_ns();
+    lim.deadline_ns = lim.start_ns + (int64_t)(seconds * 1e9);
+    lim.max_nodes = max_nodes;
+    lim.spares = &s;
+    solve_level(&c.levels[index - 1], &o, &lim, bytes / 2, res);
+    double wall = timer_seconds_since(lim.start_ns);
+    spare_stop(&s, tid);
+    collection_free(&c);
+    return wall;
+}
+
+TEST(threads_portfolio_first_solution_stops_the_other)
+{
+    /* XSokoban 22: the feature-space search solves it at once, A* alone
+     * not in 5 s; XSokoban 81: the reverse. Whichever solves must stop the
+     * other long before the 60 s limit. */
+    static const struct {
+        int index;
+        const char *winner;
+    } cases[] = {{22, "fess"}, {81, "astar"}};
+    for (int k = 0; k < 2; k++) {
+        solve_result res;
+        double wall = solve_side_by_side(cases[k].index, 60, 0, 1u << 30, &res);
+        if (wall < 0)
+            SKIP("xsokoban90.xsb not found in the shared levels");
+        CHECK_INT(res.status, RESULT_SOLVED);
+        CHECK_STR(res.strategy, cases[k].winner);
+        CHECK_INT(res.st.lent_threads, 1);
+        if (wall > 20)
+            test_fail(__FILE__, __LINE__, "XSokoban %d: %.1f s, the other search went on",
+                      cases[k].index, wall);
+        solve_result_free(&res);
+    }
+}
+
+TEST(threads_portfolio_limits_hold)
+{
+    /* XSokoban 39 is solved by neither search in a few seconds. */
+    solve_result res;
+    double wall = solve_side_by_side(39, 0.5, 0, 1u << 30, &res);
+    if (wall < 0)
+        SKIP("xsokoban90.xsb not found in the shared levels");
+    CHECK_STR(res.reason, "time limit");
+    CHECK_INT(res.st.lent_threads, 1);
+    if (wall > 0.7 + (test_quick() ? 0.5 : 0))
+        test_fail(__FILE__, __LINE__, "--time 0.5: %.2f s", wall);
+    solve_result_free(&res);
+
+    /* The node limit counts both searches together. */
+    solve_side_by_side(39, 60, 100000, 1u << 30, &res);
+    CHECK_STR(res.reason, "node limit");
+    CHECK_INT(res.st.lent_threads, 1);
+    if (res.st.nodes < 100000 || res.st.nodes > 101000)
+        test_fail(__FILE__, __LINE__, "--max-nodes 100000: %llu positions",
+                  (unsigned long long)res.st.nodes);
+    solve_result_free(&res);
+
+    /* The memory limit: 4 MiB, half of it the lent thread's. */
+    solve_side_by_side(39, 600, 0, 4u << 20, &res);
+    CHECK_STR(res.reason, "memory limit");
+    CHECK_INT(res.st.lent_threads, 1);
+    CHECK(res.st.mem_bytes <= 4u << 20);
+    CHECK(res.st.mem_bytes > 3u << 20); /* the lent share was used */
+    solve_result_free(&res);
+}
+
+TEST(threads_library_solve)
+{
+    const char *path = test_shared_level("xsokoban90.xsb");
+    if (!path)
+        SKIP("xsokoban90.xsb not found in the shared levels");
+    keeper_collection *c = keeper_load(path, NULL);
+    REQUIRE(c != NULL);
+    keeper_options *o = keeper_options_new();
+    CHECK(keeper_options_set(o, "threads", "2") == 0);
+    CHECK(keeper_options_set(o, "time", "30") == 0);
+    keeper_result r;
+    /* A* solves XSokoban 81 at once, the feature-space search in 2.5 s. */
+    CHECK_INT(keeper_solve(c, 81, o, &r), KEEPER_SOLVED);
+    CHECK(r.solution && r.seconds < 10);
+    keeper_result_free(&r);
+    keeper_options_free(o);
+    keeper_free(c);
+}
