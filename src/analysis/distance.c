@@ -99,6 +99,43 @@ uint8_t *distance_side_components(const board *b)
     return comp;
 }
 
+void distance_pull(const board *b, const uint8_t *comp, sq_t gs, uint16_t *sd, int32_t *queue)
+{
+    int n = b->nsq;
+    for (int i = 0; i < n * 4; i++)
+        sd[i] = DIST_INF;
+    int head = 0, tail = 0;
+    for (int d = 0; d < 4; d++) {
+        uint8_t c = comp[gs * 4 + d];
+        if (c == d) { /* one state per distinct side */
+            sd[gs * 4 + c] = 0;
+            queue[tail++] = gs * 4 + c;
+        }
+    }
+    while (head < tail) {
+        int st = queue[head++];
+        int y = st / 4, c = st % 4;
+        uint16_t dist = sd[st];
+        for (int d = 0; d < 4; d++) {
+            /* forward push in direction d ended with the box on y and
+             * the player on x = y - d; before it the box was on x and
+             * the player on x - d */
+            int od = DIR_OPP(d);
+            sq_t x = b->nb[y][od];
+            if (x == SQ_NONE || comp[y * 4 + od] != c)
+                continue;
+            sq_t px = b->nb[x][od];
+            if (px == SQ_NONE)
+                continue;
+            int pst = x * 4 + comp[x * 4 + od];
+            if (sd[pst] != DIST_INF)
+                continue;
+            sd[pst] = (uint16_t)(dist + 1);
+            queue[tail++] = pst;
+        }
+    }
+}
+
 int distance_analyze(board *b)
 {
     int n = b->nsq, ng = b->nboxes;
@@ -117,38 +154,7 @@ int distance_analyze(board *b)
     }
     for (int g = 0; g < ng; g++) {
         sq_t gs = b->goals[g];
-        for (int i = 0; i < n * 4; i++)
-            sd[i] = DIST_INF;
-        int head = 0, tail = 0;
-        for (int d = 0; d < 4; d++) {
-            uint8_t c = comp[gs * 4 + d];
-            if (c == d) { /* one state per distinct side */
-                sd[gs * 4 + c] = 0;
-                queue[tail++] = gs * 4 + c;
-            }
-        }
-        while (head < tail) {
-            int st = queue[head++];
-            int y = st / 4, c = st % 4;
-            uint16_t dist = sd[st];
-            for (int d = 0; d < 4; d++) {
-                /* forward push in direction d ended with the box on y and
-                 * the player on x = y - d; before it the box was on x and
-                 * the player on x - d */
-                int od = DIR_OPP(d);
-                sq_t x = b->nb[y][od];
-                if (x == SQ_NONE || comp[y * 4 + od] != c)
-                    continue;
-                sq_t px = b->nb[x][od];
-                if (px == SQ_NONE)
-                    continue;
-                int pst = x * 4 + comp[x * 4 + od];
-                if (sd[pst] != DIST_INF)
-                    continue;
-                sd[pst] = (uint16_t)(dist + 1);
-                queue[tail++] = pst;
-            }
-        }
+        distance_pull(b, comp, gs, sd, queue);
         uint16_t *row = b->goal_dist + (size_t)g * (size_t)n;
         for (int s = 0; s < n; s++) {
             uint16_t m = DIST_INF;

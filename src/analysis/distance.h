@@ -23,4 +23,10 @@ int distance_analyze(board *b);
  * the caller frees the result. */
 uint8_t *distance_side_components(const board *b);
 
+/* The pull search from goal gs: sd[s*4+c] (4 * nsq entries) receives the
+ * pushes a lone box on s, the player in side component c of s, needs to
+ * reach gs (DIST_INF: never); queue is scratch of 4 * nsq. comp comes from
+ * distance_side_components of the same board. */
+void distance_pull(const board *b, const uint8_t *comp, sq_t gs, uint16_t *sd, int32_t *queue);
+
 #endif

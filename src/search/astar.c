@@ -9,6 +9,7 @@
 #include "../core/position.h"
 #include "../core/reach.h"
 #include "../deadlock/corral.h"
+#include "../deadlock/fixed.h"
 #include "../deadlock/freeze.h"
 #include "../deadlock/subset.h"
 #include "../heuristic/lowerbound.h"
@@ -53,6 +54,7 @@ struct astar {
     reach reach[MAX_EXT_DEPTH + 2];
     reach reach_check;   /* --check: a fresh computation to compare with */
     freeze_ctx fz;
+    fixed_ctx fx;
     corral_ctx cc;
     subset_ctx sub;      /* corral deadlock searches (cfg->deadlock_search > 0; sub.b set) */
     packing pk;          /* fast mode: goals in filling order (pk.n = 0: none) */
@@ -280,6 +282,11 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
         pos_undo(p, &u);
         return 0;
     }
+    if (a->cfg->fixed && b->is_goal[to] && fixed_deadlock(&a->fx, p)) {
+        a->st->cut_fixed++;
+        pos_undo(p, &u);
+        return 0;
+    }
     int pic = 0;
     if (a->cfg->corrals && (pic = corral_check(a, depth + 1)) < 0) {
         pos_undo(p, &u);
@@ -497,6 +504,7 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
     }
     reach_init(&a->reach_check, b->nsq);
     freeze_init(&a->fz, b);
+    fixed_init(&a->fx, b);
     corral_init(&a->cc, b);
     if (cfg->corrals && cfg->deadlock_search > 0) {
         subset_init(&a->sub, b, cfg->deadlock_search, SUBSET_MAX_BOXES);
@@ -642,6 +650,7 @@ void astar_end(astar *a)
     }
     reach_free(&a->reach_check);
     freeze_free(&a->fz);
+    fixed_free(&a->fx);
     corral_free(&a->cc);
     if (a->sub.b)
         subset_free(&a->sub);

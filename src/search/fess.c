@@ -8,6 +8,7 @@
 #include "../core/position.h"
 #include "../core/reach.h"
 #include "../deadlock/corral.h"
+#include "../deadlock/fixed.h"
 #include "../deadlock/freeze.h"
 #include "../deadlock/subset.h"
 #include "../heuristic/features.h"
@@ -61,6 +62,7 @@ struct fess {
     boxpath bp;
     box_move *mv; /* [4 nsq] moves of one box */
     freeze_ctx fz;
+    fixed_ctx fx;
     corral_ctx cc;
     subset_ctx sub; /* corral deadlock searches (sub.b set when on) */
     uint8_t *allow; /* [nboxes] PI-corral: allowed first pushes per box */
@@ -252,6 +254,10 @@ static int dead_on_expansion(fess *f, int *pruned)
     *pruned = -1;
     if (f->lb_ok && lb_solve(&f->lb, &f->sol, p->boxes) == LB_INF) {
         f->st->cut_bipartite++;
+        return 1;
+    }
+    if (f->cfg->fixed && fixed_deadlock(&f->fx, p)) {
+        f->st->cut_fixed++;
         return 1;
     }
     if (!f->cfg->corrals)
@@ -550,6 +556,7 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     boxpath_init(&f->bp, b->nsq);
     f->mv = xmalloc(sizeof(box_move) * (size_t)b->nsq * 4);
     freeze_init(&f->fz, b);
+    fixed_init(&f->fx, b);
     corral_init(&f->cc, b);
     f->allow = xcalloc((size_t)b->nboxes, 1);
     if (cfg->corrals && cfg->deadlock_search > 0) {
@@ -687,6 +694,7 @@ void fess_end(fess *f)
     free(f->allow);
     corral_free(&f->cc);
     freeze_free(&f->fz);
+    fixed_free(&f->fx);
     free(f->mv);
     boxpath_free(&f->bp);
     reach_free(&f->r);

@@ -27,6 +27,7 @@
     X(matching, INT, 1, 0, 1, "lower bound by minimum matching (0 = nearest goal)")          \
     X(tunnels, INT, 1, 0, 1, "tunnel macro pushes")                                         \
     X(packing, INT, 1, 0, 1, "fast mode: packing-order macros (a box to its next goal)")     \
+    X(fixed, INT, 1, 0, 1, "prune positions where boxes fixed on goals leave another box no goal of its own") \
     X(corrals, INT, 1, 0, 1, "PI-corral pruning")                                            \
     X(deadlock_search, INT, 50, 0, 1000000,                                                  \
       "positions per corral deadlock search (0 = off)")                                      \

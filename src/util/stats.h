@@ -16,6 +16,7 @@
     X(cut_dead, "pushes onto dead squares")                                    \
     X(cut_freeze, "freeze deadlocks")                                          \
     X(cut_bipartite, "bipartite deadlocks (no perfect matching)")              \
+    X(cut_fixed, "deadlocks of the matching with fixed boxes as walls")        \
     X(cut_corral, "pushes pruned by PI-corrals")                               \
     X(corrals, "PI-corrals found")                                             \
     X(corral_deadlocks, "positions with a PI-corral and no legal push")        \

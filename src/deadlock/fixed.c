@@ -1,0 +1,172 @@
+/* fixed.c: fixed boxes and the matching with them as walls (see fixed.h). */
+#include "fixed.h"
+#include "../analysis/distance.h"
+#include "../util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FIXED_CACHE 64 /* reach tables kept, direct mapped by key */
+
+void fixed_init(fixed_ctx *c, const board *b)
+{
+    memset(c, 0, sizeof *c);
+    c->b = b;
+    c->nsq = b->nsq;
+    c->ngoals = b->nboxes;
+    c->sub = *b;
+    c->nb = xmalloc(sizeof(sq_t) * 4 * (size_t)b->nsq);
+    c->sub.nb = c->nb;
+    c->fixed = xcalloc((size_t)b->nsq, 1);
+    c->flist = xmalloc(sizeof(sq_t) * (size_t)(b->nboxes + 1));
+    c->nfixed = 0;
+    c->sd = xmalloc(sizeof(uint16_t) * 4 * (size_t)b->nsq);
+    c->queue = xmalloc(sizeof(int32_t) * 4 * (size_t)b->nsq);
+    c->cache = xcalloc(FIXED_CACHE, sizeof(fixed_entry));
+    c->match_goal = xmalloc(sizeof(int) * (size_t)(b->nboxes + 1));
+    c->seen = xcalloc((size_t)(b->nboxes + 1), sizeof(int));
+    c->boxes = xmalloc(sizeof(int) * (size_t)(b->nboxes + 1));
+    c->goals = xmalloc(sizeof(int) * (size_t)(b->nboxes + 1));
+}
+
+void fixed_free(fixed_ctx *c)
+{
+    if (c->cache)
+        for (int i = 0; i < FIXED_CACHE; i++)
+            free(c->cache[i].reach);
+    free(c->cache);
+    free(c->nb);
+    free(c->fixed);
+    free(c->flist);
+    free(c->sd);
+    free(c->queue);
+    free(c->match_goal);
+    free(c->seen);
+    free(c->boxes);
+    free(c->goals);
+    memset(c, 0, sizeof *c);
+}
+
+static int wall_or_fixed(const fixed_ctx *c, sq_t s)
+{
+    return s == SQ_NONE || c->fixed[s];
+}
+
+int fixed_find(fixed_ctx *c, const position *p)
+{
+    const board *b = c->b;
+    for (int k = 0; k < c->nfixed; k++) /* clear the previous set */
+        c->fixed[c->flist[k]] = 0;
+    int n = 0;
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (int i = 0; i < b->nboxes; i++) {
+            sq_t s = p->boxes[i];
+            if (!b->is_goal[s] || c->fixed[s])
+                continue;
+            const sq_t *nb = b->nb[s];
+            int h = wall_or_fixed(c, nb[DIR_LEFT]) || wall_or_fixed(c, nb[DIR_RIGHT]);
+            int v = wall_or_fixed(c, nb[DIR_UP]) || wall_or_fixed(c, nb[DIR_DOWN]);
+            if (h && v) {
+                c->fixed[s] = 1;
+                c->flist[n++] = s;
+                changed = 1;
+            }
+        }
+    }
+    c->nfixed = n;
+    return n;
+}
+
+/* The reach table of the current fixed set (computed on a cache miss). */
+static const uint8_t *reach_table(fixed_ctx *c, int nfixed)
+{
+    const board *b = c->b;
+    uint64_t key = 0x5DEECE66Dull;
+    for (int k = 0; k < nfixed; k++)
+        key ^= b->zbox[c->flist[k]];
+    if (key == 0)
+        key = 1;
+    fixed_entry *e = &c->cache[(key ^ key >> 29) % FIXED_CACHE];
+    if (e->key == key)
+        return e->reach;
+    c->misses++;
+    int n = c->nsq;
+    if (!e->reach)
+        e->reach = xmalloc((size_t)c->ngoals * (size_t)n);
+    e->key = key;
+    /* the board with the fixed squares walled off */
+    memcpy(c->nb, b->nb, sizeof(sq_t) * 4 * (size_t)n);
+    for (int k = 0; k < nfixed; k++) {
+        sq_t s = c->flist[k];
+        for (int d = 0; d < 4; d++) {
+            sq_t t = b->nb[s][d];
+            if (t != SQ_NONE)
+                c->nb[t][DIR_OPP(d)] = SQ_NONE;
+            c->nb[s][d] = SQ_NONE;
+        }
+    }
+    uint8_t *comp = distance_side_components(&c->sub);
+    for (int g = 0; g < c->ngoals; g++) {
+        uint8_t *row = e->reach + (size_t)g * (size_t)n;
+        sq_t gs = b->goals[g];
+        if (c->fixed[gs]) {
+            memset(row, 0, (size_t)n);
+            continue;
+        }
+        distance_pull(&c->sub, comp, gs, c->sd, c->queue);
+        for (int s = 0; s < n; s++) {
+            const uint16_t *x = c->sd + (size_t)s * 4;
+            row[s] = x[0] != DIST_INF || x[1] != DIST_INF || x[2] != DIST_INF || x[3] != DIST_INF;
+        }
+        row[gs] = 1;
+    }
+    free(comp);
+    return e->reach;
+}
+
+static int augment(fixed_ctx *c, const uint8_t *reach, const position *p, int k)
+{
+    sq_t s = p->boxes[c->boxes[k]];
+    for (int j = 0; j < c->nfree_goals; j++) {
+        int g = c->goals[j];
+        if (c->seen[j] == c->seen_stamp || !reach[(size_t)g * (size_t)c->nsq + s])
+            continue;
+        c->seen[j] = c->seen_stamp;
+        if (c->match_goal[j] < 0 || augment(c, reach, p, c->match_goal[j])) {
+            c->match_goal[j] = k;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int fixed_deadlock(fixed_ctx *c, const position *p)
+{
+    const board *b = c->b;
+    int nfixed = fixed_find(c, p);
+    if (nfixed == 0)
+        return 0;
+    const uint8_t *reach = reach_table(c, nfixed);
+    c->nfree_boxes = c->nfree_goals = 0;
+    for (int i = 0; i < b->nboxes; i++)
+        if (!c->fixed[p->boxes[i]])
+            c->boxes[c->nfree_boxes++] = i;
+    for (int g = 0; g < c->ngoals; g++)
+        if (!c->fixed[b->goals[g]])
+            c->goals[c->nfree_goals++] = g;
+    for (int j = 0; j < c->nfree_goals; j++)
+        c->match_goal[j] = -1;
+    /* boxes that reach a single goal first would be faster; the sets are
+     * small enough for plain augmenting paths */
+    for (int k = 0; k < c->nfree_boxes; k++) {
+        if (++c->seen_stamp == 0) {
+            memset(c->seen, 0, sizeof(int) * (size_t)(c->ngoals + 1));
+            c->seen_stamp = 1;
+        }
+        if (!augment(c, reach, p, k))
+            return 1;
+    }
+    return 0;
+}
