@@ -635,6 +635,11 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     return f;
 }
 
+int fess_plan_replaced_order(const fess *f)
+{
+    return f->pl.n > 0 && f->pk.n > 0;
+}
+
 int fess_step(fess *f, uint64_t node_budget)
 {
     if (f->finished)

@@ -59,5 +59,8 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
                  search_outcome *out);
 int fess_step(fess *f, uint64_t node_budget);
 void fess_end(fess *f);
+/* Whether the packing plan took the place of a greedy packing order found
+ * too (then a search with --plan 1 would rank positions differently). */
+int fess_plan_replaced_order(const fess *f);
 
 #endif

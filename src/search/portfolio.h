@@ -1,18 +1,21 @@
 /* portfolio.h: several strategies on one level. Each strategy keeps its
  * own search (positions, open list or cells) and runs in slices of work
  * counted in stored positions, so a run on one thread is the same every
- * time: the feature-space search first, then A*, then the feature-space
- * search again from where it stopped, and so on. Slices start at a
- * sixteenth of their full size and double each turn, so an easy level is
- * solved by whichever strategy suits it before the other has spent a full
- * slice. The first solution ends the level; a strategy that proves the level unsolvable ends it too; one
- * that runs out of memory leaves the rest of the run to the other.
+ * time: the feature-space search first, then A*, then (on levels where the
+ * packing plan replaced a greedy packing order) a second feature-space
+ * search that keeps the order ("fess-order"), then the first again from
+ * where it stopped, and so on. Slices start at a sixteenth of their full
+ * size and double each turn, so an easy level is solved by whichever
+ * strategy suits it before the others have spent a full slice. The first
+ * solution ends the level; a strategy that proves the level unsolvable ends
+ * it too; one that runs out of memory leaves the rest of the run to the
+ * others.
  *
  * When lim->spares lends an idle thread (the run has no other level left
- * to start), the two strategies go on side by side: this thread keeps the
- * feature-space search, the lent one takes A*, each stepping its own until
- * it ends, and the first to end the level stops the other (a shared halt
- * flag, polled with the other limits). The lent thread's memory share is
+ * to start), the strategies go on side by side: this thread keeps the
+ * feature-space searches (in turn when there are two), the lent one takes
+ * A*, each stepping its own until it ends, and the first to end the level
+ * stops the others (a shared halt flag, polled with the other limits). The lent thread's memory share is
  * added to the level's budget; the node limit is shared out in grants.
  * Then node counts, the solution and which strategy finds it depend on
  * timing. */
