@@ -3,8 +3,9 @@
  * counted in stored positions, so a run on one thread is the same every
  * time: the feature-space search first, then A*, then (on levels where the
  * packing plan replaced a greedy packing order) a second feature-space
- * search that keeps the order ("fess-order"), then the first again from
- * where it stopped, and so on. Slices start at a sixteenth of their full
+ * search that keeps the order ("fess-order"), each from where it stopped;
+ * with three members the first FESS takes every other turn (FESS, A*,
+ * FESS, FESS-order, ...). Slices start at a sixteenth of their full
  * size and double each turn, so an easy level is solved by whichever
  * strategy suits it before the others have spent a full slice. The first
  * solution ends the level; a strategy that proves the level unsolvable ends
