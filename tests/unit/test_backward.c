@@ -12,6 +12,7 @@
 #include "../../src/core/level.h"
 #include "../../src/core/position.h"
 #include "../../src/core/reach.h"
+#include "../../src/search/backward.h"
 #include "../../src/search/boxpath.h"
 #include "../../src/util/util.h"
 
@@ -251,4 +252,222 @@ TEST(pull_moves_match_brute_force_boxoban)
         checked += check_level_pulls(&c.levels[k], 6, 100 + (uint64_t)k);
     CHECK(checked > (test_quick() ? 200 : 1000));
     collection_free(&c);
+}
+
+/* ---------------------------------------------------------- pruning */
+
+static backward_config backward_all_on(void)
+{
+    backward_config c = {.reach = 1, .matching = 1, .check = 0};
+    return c;
+}
+
+/* Walks `walks` times `steps` random pushes (any legal push, dead squares
+ * included) from the start of lv; every position on the way is reached
+ * from the start by pushes, so the start is reached from it by pulls and
+ * the backward search must keep it. Returns the positions checked. */
+static int check_level_cuts(const level *lv, int walks, int steps, uint64_t seed)
+{
+    board b;
+    if (board_build(&b, lv) != 0)
+        return 0;
+    distance_analyze(&b);
+    backward_config cfg = backward_all_on();
+    search_limits lim = {0};
+    membudget mem;
+    mem_init(&mem, 1ULL << 28);
+    search_outcome out;
+    backward *w = backward_begin(&b, &cfg, &lim, &mem, &out);
+    position p;
+    pos_init(&p, &b);
+    reach r;
+    reach_init(&r, b.nsq);
+    int checked = 0;
+    for (int k = 0; k < walks; k++) {
+        pos_set(&p, b.start_boxes, b.start_player);
+        for (int s = 0; s <= steps; s++) {
+            int why = backward_cuts(w, &p);
+            if (why)
+                test_fail(__FILE__, __LINE__, "level %d walk %d step %d: a position reached by "
+                          "pushes is cut (rule %d)", lv->index, k, s, why);
+            checked++;
+            reach_compute(&r, &p, p.player);
+            int cand[4096], nc = 0;
+            for (int i = 0; i < b.nboxes; i++)
+                for (int d = 0; d < 4; d++) {
+                    sq_t bx = p.boxes[i], behind = b.nb[bx][DIR_OPP(d)], ahead = b.nb[bx][d];
+                    if (behind != SQ_NONE && reach_floor(&r, behind) && ahead != SQ_NONE &&
+                        p.box_at[ahead] == NO_BOX && nc < 4096)
+                        cand[nc++] = i * 4 + d;
+                }
+            if (nc == 0)
+                break;
+            int c = cand[rng_next(&seed) % (uint64_t)nc];
+            undo_rec u;
+            pos_push(&p, p.boxes[c / 4], c % 4, 1, &u);
+            /* the player may walk anywhere in his region before the next
+             * check: put him on a random reachable square */
+            reach_compute(&r, &p, p.player);
+            sq_t pick = p.player;
+            int seen = 0;
+            for (sq_t q = 0; q < b.nsq; q++)
+                if (reach_floor(&r, q) && rng_next(&seed) % (uint64_t)(++seen) == 0)
+                    pick = q;
+            p.player = pick;
+        }
+    }
+    reach_free(&r);
+    pos_free(&p);
+    backward_end(w);
+    board_free(&b);
+    return checked;
+}
+
+TEST(backward_never_cuts_positions_reached_by_pushes)
+{
+    static const char *const files[] = {"microban155.xsb", "boxoban/medium/valid/000.txt",
+                                        "xsokoban90.xsb"};
+    collection c;
+    REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
+    int checked = 0;
+    for (int k = 0; k < c.nlevels; k++)
+        checked += check_level_cuts(&c.levels[k], 10, 40, 11 + (uint64_t)k);
+    collection_free(&c);
+    CHECK(checked > 1000);
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        const char *path = test_shared_level(files[f]);
+        if (!path)
+            SKIP("shared levels not found");
+        REQUIRE(collection_load(&c, path) == 0);
+        int count = test_quick() ? 10 : 50;
+        checked = 0;
+        for (int k = 0; k < c.nlevels && k < count; k++)
+            if (!c.levels[k].error)
+                checked += check_level_cuts(&c.levels[k], 4, 60, 1000 * f + (uint64_t)k);
+        CHECK(checked > count * 20);
+        collection_free(&c);
+    }
+}
+
+/* ---------------------------------------------------------- the search */
+
+static void run_backward(const board *b, const void *cfg, search_limits *lim, membudget *mem,
+                         search_outcome *out)
+{
+    backward_solve(b, cfg, lim, mem, out);
+}
+
+TEST(backward_solves_the_demo_levels)
+{
+    collection c;
+    REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
+    backward_config cfg = backward_all_on();
+    cfg.check = 1;
+    for (int k = 0; k < c.nlevels; k++) {
+        long bp, fp;
+        if (!crosscheck_level(&c.levels[k], run_backward, &cfg, 0, 1, 2000000, &bp, &fp))
+            test_fail(__FILE__, __LINE__, "demo level %d: BFS %ld pushes, backward %ld", k + 1,
+                      bp, fp);
+        CHECK(fp > 0);
+    }
+    collection_free(&c);
+}
+
+TEST(backward_solves_what_bfs_solves_boxoban)
+{
+    backward_config cfg = backward_all_on();
+    crosscheck_file("boxoban/unfiltered/test/000.txt", 60, run_backward, &cfg, 0);
+}
+
+TEST(backward_without_pruning_solves_what_bfs_solves)
+{
+    backward_config cfg = {.reach = 0, .matching = 0};
+    crosscheck_file("boxoban/medium/valid/000.txt", 30, run_backward, &cfg, 0);
+}
+
+/* The XSB text of position p on b's board (every cell that is no inner
+ * square a wall). */
+static char *position_xsb(const board *b, const position *p)
+{
+    size_t cap = (size_t)(b->width + 1) * (size_t)b->height + 2, n = 0;
+    char *t = malloc(cap);
+    for (int y = 0; y < b->height; y++) {
+        for (int x = 0; x < b->width; x++) {
+            sq_t q = b->sq_of_cell[y * b->width + x];
+            char ch = '#';
+            if (q != SQ_NONE) {
+                int box = p->box_at[q] != NO_BOX, goal = b->is_goal[q], pl = q == p->player;
+                ch = box ? (goal ? '*' : '$') : pl ? (goal ? '+' : '@') : goal ? '.' : ' ';
+            }
+            t[n++] = ch;
+        }
+        t[n++] = '\n';
+    }
+    t[n] = '\0';
+    return t;
+}
+
+/* From positions reached by random pushes (boxes kept off dead squares;
+ * many positions are dead all the same), the
+ * backward search, pruning on, reaches the same verdict as BFS: a solution
+ * where BFS finds one, an exhausted search where BFS proves there is none. */
+TEST(backward_agrees_with_bfs_from_sampled_positions)
+{
+    const char *path = test_shared_level("microban155.xsb");
+    if (!path)
+        SKIP("shared levels not found");
+    collection c;
+    REQUIRE(collection_load(&c, path) == 0);
+    backward_config cfg = backward_all_on();
+    int count = test_quick() ? 20 : 100, solvable = 0, dead = 0;
+    uint64_t seed = 99;
+    for (int k = 0; k < c.nlevels && k < count; k++) {
+        if (c.levels[k].error)
+            continue;
+        board b;
+        if (board_build(&b, &c.levels[k]) != 0)
+            continue;
+        distance_analyze(&b);
+        position p;
+        pos_init(&p, &b);
+        reach r;
+        reach_init(&r, b.nsq);
+        for (int s = 0; s < 12; s++) {
+            reach_compute(&r, &p, p.player);
+            int cand[4096], nc = 0;
+            for (int i = 0; i < b.nboxes; i++)
+                for (int d = 0; d < 4; d++) {
+                    sq_t bx = p.boxes[i], behind = b.nb[bx][DIR_OPP(d)], ahead = b.nb[bx][d];
+                    if (behind != SQ_NONE && reach_floor(&r, behind) && ahead != SQ_NONE &&
+                        p.box_at[ahead] == NO_BOX && !b.dead[ahead] && nc < 4096)
+                        cand[nc++] = i * 4 + d;
+                }
+            if (nc == 0)
+                break;
+            int ch = cand[rng_next(&seed) % (uint64_t)nc];
+            undo_rec u;
+            pos_push(&p, p.boxes[ch / 4], ch % 4, 1, &u);
+            if (s % 3 != 2)
+                continue;
+            char *text = position_xsb(&b, &p);
+            collection one;
+            collection_parse(&one, "sample.xsb", text, strlen(text));
+            if (one.nlevels == 1 && !one.levels[0].error) {
+                long bp, fp;
+                if (!crosscheck_level(&one.levels[0], run_backward, &cfg, 0, 1, 100000, &bp, &fp))
+                    test_fail(__FILE__, __LINE__, "microban %d, %d pushes in: BFS %ld, backward %ld",
+                              k + 1, s + 1, bp, fp);
+                solvable += bp >= 0 && fp >= 0;
+                dead += bp == -1 && fp == -1;
+            }
+            collection_free(&one);
+            free(text);
+        }
+        reach_free(&r);
+        pos_free(&p);
+        board_free(&b);
+    }
+    collection_free(&c);
+    CHECK(solvable > count / 2);
+    CHECK(dead > count / 4);
 }
