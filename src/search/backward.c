@@ -27,9 +27,14 @@
 #define VROOT_KEY 0x6A09E667F3BCC909ull
 
 typedef struct bentry {
-    uint64_t key; /* matching cost << 40 | regions << 32 | age */
+    uint64_t key; /* make_key */
     uint32_t node;
 } bentry;
+
+typedef struct bheap {
+    bentry *e;
+    uint32_t n, cap;
+} bheap;
 
 struct backward {
     const board *b;
@@ -57,8 +62,8 @@ struct backward {
     uint32_t ts;
     sq_t *stack;     /* [nsq] */
 
-    bentry *heap;
-    uint32_t nheap, capheap;
+    bheap open;        /* positions waiting for expansion */
+    uint8_t *is_start; /* [nsq] a box starts here */
     uint32_t seq;
 
     uint64_t start_hash; /* the start's boxes */
@@ -72,56 +77,67 @@ struct backward {
 
 /* ---------------------------------------------------------- open list */
 
-static int heap_push(backward *w, uint64_t key, uint32_t idx)
+static int heap_push(backward *w, bheap *hp, uint64_t key, uint32_t idx)
 {
-    if (w->nheap == w->capheap) {
-        uint32_t cap = w->capheap ? w->capheap * 2 : 1024;
-        bentry *h = mem_realloc(w->mem, w->heap, sizeof(bentry) * w->capheap, sizeof(bentry) * cap);
+    if (hp->n == hp->cap) {
+        uint32_t cap = hp->cap ? hp->cap * 2 : 1024;
+        bentry *h = mem_realloc(w->mem, hp->e, sizeof(bentry) * hp->cap, sizeof(bentry) * cap);
         if (!h)
             return -1;
-        w->heap = h;
-        w->capheap = cap;
+        hp->e = h;
+        hp->cap = cap;
     }
     bentry e = {key, idx};
-    uint32_t i = w->nheap++;
+    uint32_t i = hp->n++;
     while (i > 0) {
         uint32_t up = (i - 1) / 2;
-        if (w->heap[up].key <= key)
+        if (hp->e[up].key <= key)
             break;
-        w->heap[i] = w->heap[up];
+        hp->e[i] = hp->e[up];
         i = up;
     }
-    w->heap[i] = e;
+    hp->e[i] = e;
     return 0;
 }
 
-static bentry heap_pop(backward *w)
+static bentry heap_pop(bheap *hp)
 {
-    bentry top = w->heap[0];
-    bentry last = w->heap[--w->nheap];
-    uint32_t i = 0, n = w->nheap;
+    bentry top = hp->e[0];
+    bentry last = hp->e[--hp->n];
+    uint32_t i = 0, n = hp->n;
     for (;;) {
         uint32_t c = 2 * i + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && w->heap[c + 1].key < w->heap[c].key)
+        if (c + 1 < n && hp->e[c + 1].key < hp->e[c].key)
             c++;
-        if (last.key <= w->heap[c].key)
+        if (last.key <= hp->e[c].key)
             break;
-        w->heap[i] = w->heap[c];
+        hp->e[i] = hp->e[c];
         i = c;
     }
     if (n > 0)
-        w->heap[i] = last;
+        hp->e[i] = last;
     return top;
 }
 
-/* The key of a position: matching cost, then free-floor regions, then age
- * (older first). */
-static uint64_t make_key(backward *w, int64_t cost, int regions)
+/* The key of a position, least first: the matching cost (20 bits), the
+ * boxes off start squares (12), free-floor regions (4), age (28: older
+ * first; past 2^28 positions ties of age wrap, still deterministic). */
+static uint64_t make_key(backward *w, int64_t cost, int onstart, int regions)
 {
-    uint64_t h = cost >= (int64_t)0xFFFFFF ? 0xFFFFFF : (uint64_t)cost;
-    return h << 40 | (uint64_t)MIN(regions, 255) << 32 | w->seq++;
+    uint64_t h = cost >= (int64_t)0xFFFFF ? 0xFFFFF : (uint64_t)cost;
+    uint64_t off = (uint64_t)MIN(w->b->nboxes - onstart, 0xFFF);
+    return h << 44 | off << 32 | (uint64_t)MIN(regions, 0xF) << 28 | (w->seq++ & 0xFFFFFFF);
+}
+
+/* Boxes on start squares in the position on the board. */
+static int on_start(const backward *w)
+{
+    int n = 0;
+    for (int i = 0; i < w->b->nboxes; i++)
+        n += w->is_start[w->pos.boxes[i]];
+    return n;
 }
 
 /* ---------------------------------------------------------- analysis */
@@ -361,8 +377,9 @@ static int expand(backward *w, uint32_t n)
                 return 1;
             }
             int rg = regions(w);
+            int os = on_start(w);
             pos_undo(p, &u);
-            if (heap_push(w, make_key(w, cost, rg), c) != 0) {
+            if (heap_push(w, &w->open, make_key(w, cost, os, rg), c) != 0) {
                 w->stop = STOP_MEMORY;
                 return 1;
             }
@@ -403,7 +420,7 @@ static int add_roots(backward *w, uint32_t vroot)
             continue; /* a zone already rooted */
         sq_t box = b->nb[q][DIR_OPP(pull)];
         uint32_t c = nodes_add(&w->ns, hash, vroot, box, box, DIR_OPP(pull), 0, 0);
-        if (c == NODE_NONE || heap_push(w, make_key(w, cost, rg), c) != 0)
+        if (c == NODE_NONE || heap_push(w, &w->open, make_key(w, cost, on_start(w), rg), c) != 0)
             return -1;
         w->st->nodes++;
     }
@@ -439,6 +456,9 @@ backward *backward_begin(const board *b, const backward_config *cfg, search_limi
     w->stack = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
     lb_sol_init(&w->sol, b->nboxes);
     lb_sol_init(&w->csol, b->nboxes);
+    w->is_start = xcalloc((size_t)b->nsq, 1);
+    for (int i = 0; i < b->nboxes; i++)
+        w->is_start[b->start_boxes[i]] = 1;
     w->next_progress = lim->progress ? lim->start_ns + (int64_t)(lim->progress_every * 1e9) : 0;
     w->finished = 1;
     out->stop = STOP_MEMORY;
@@ -484,11 +504,11 @@ int backward_step(backward *w, uint64_t node_budget)
             return 0;
         if (limits_hit(w))
             break;
-        if (w->nheap == 0) {
+        if (w->open.n == 0) {
             w->stop = STOP_EXHAUSTED;
             break;
         }
-        bentry e = heap_pop(w);
+        bentry e = heap_pop(&w->open);
         if (node_closed(nodes_at(&w->ns, e.node)))
             continue;
         if (expand(w, e.node))
@@ -524,7 +544,8 @@ void backward_end(backward *w)
     }
     out->st.mem_bytes = mem->peak;
     if (!w->trivial) {
-        mem_free(mem, w->heap, sizeof(bentry) * w->capheap);
+        mem_free(mem, w->open.e, sizeof(bentry) * w->open.cap);
+        free(w->is_start);
         nodes_free(&w->ns);
         mem_free(mem, w->ok, w->ok_bytes);
         if (w->lb_ok)

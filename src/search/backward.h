@@ -17,7 +17,8 @@
  *    touches); the boxes can be matched to distinct start squares, each
  *    pushing a lone box to its box.
  *  - Order: best first on the minimum matching of boxes to start squares
- *    by lone-box push distances, then fewer free-floor regions, then age.
+ *    by lone-box push distances, then fewer boxes off start squares, then
+ *    fewer free-floor regions, then age.
  *  - The solution: the pulls from the root to the goal, read backwards,
  *    are macro pushes from the start (a pull of a box from a to c whose
  *    first pull went in direction d is a push of the box from c to a whose
