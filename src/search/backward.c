@@ -328,6 +328,8 @@ static int expand(backward *w, uint32_t n)
             continue;
         int nm = boxpath_pulls(&w->bp, p, &w->r, from, ok, w->mv);
         w->st->generated += (uint64_t)nm;
+        w->st->cut_dead += w->bp.refused;
+        w->bp.refused = 0;
         for (int k = 0; k < nm; k++) {
             const box_move *m = &w->mv[k];
             uint32_t ng = g + m->pushes;

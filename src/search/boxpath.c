@@ -12,6 +12,7 @@ void boxpath_init(boxpath *bp, int nsq)
     bp->depth = xmalloc(sizeof(int32_t) * (size_t)nsq * 4);
     bp->mark = xcalloc((size_t)nsq * 4, sizeof(uint32_t));
     bp->stamp = 0;
+    bp->refused = 0;
     bp->queue = xmalloc(sizeof(int32_t) * ((size_t)nsq * 4 + 1));
     bp->side_stamp = xcalloc((size_t)nsq * 4, sizeof(uint32_t));
     bp->side_mask = xmalloc((size_t)nsq * 4);
@@ -313,8 +314,10 @@ int boxpath_pulls(boxpath *bp, position *p, const reach *r, sq_t from, const uin
         if (beyond == SQ_NONE || p->box_at[beyond] != NO_BOX)
             continue;
         int ns = q * 4 + d;
-        if (ok && !ok[ns])
+        if (ok && !ok[ns]) {
+            bp->refused++;
             continue;
+        }
         bp->mark[ns] = bp->stamp;
         bp->depth[ns] = 1;
         bp->parent[ns] = d; /* scratch: the first pull's direction */
@@ -351,8 +354,13 @@ int boxpath_pulls(boxpath *bp, position *p, const reach *r, sq_t from, const uin
             if (beyond == SQ_NONE || p->box_at[beyond] != NO_BOX)
                 continue;
             int ns = q * 4 + d;
-            if (bp->mark[ns] == bp->stamp || (ok && !ok[ns]))
+            if (bp->mark[ns] == bp->stamp)
                 continue;
+            if (ok && !ok[ns]) {
+                bp->refused++;
+                bp->mark[ns] = bp->stamp; /* counted once */
+                continue;
+            }
             bp->mark[ns] = bp->stamp;
             bp->depth[ns] = bp->depth[st] + 1;
             bp->parent[ns] = bp->parent[st];

@@ -18,6 +18,8 @@ typedef struct boxpath {
     int32_t *queue;  /* [4 * nsq + 1] */
     uint32_t *side_stamp; /* [4 * nsq] == stamp: side_mask known for this state */
     uint8_t *side_mask;   /* [4 * nsq] sides of the box the player reaches */
+    uint64_t refused;     /* boxpath_pulls: states its filter refused (a count
+                             for the caller's statistics, never reset here) */
     reach r;
 } boxpath;
 
