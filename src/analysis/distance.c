@@ -136,6 +136,40 @@ void distance_pull(const board *b, const uint8_t *comp, sq_t gs, uint16_t *sd, i
     }
 }
 
+void distance_push(const board *b, const uint8_t *comp, sq_t s, int c0, uint16_t *sd,
+                   int32_t *queue)
+{
+    int n = b->nsq;
+    for (int i = 0; i < n * 4; i++)
+        sd[i] = DIST_INF;
+    int head = 0, tail = 0;
+    for (int d = 0; d < 4; d++) {
+        uint8_t c = comp[s * 4 + d];
+        if (c == d && (c0 < 0 || c == c0)) { /* one state per distinct side */
+            sd[s * 4 + c] = 0;
+            queue[tail++] = s * 4 + c;
+        }
+    }
+    while (head < tail) {
+        int st = queue[head++];
+        int x = st / 4, c = st % 4;
+        uint16_t dist = sd[st];
+        for (int d = 0; d < 4; d++) {
+            /* a push in direction d: the player on x - d (in component c),
+             * the box to y = x + d, the player ends on x, side -d of y */
+            int od = DIR_OPP(d);
+            sq_t px = b->nb[x][od], y = b->nb[x][d];
+            if (px == SQ_NONE || y == SQ_NONE || comp[x * 4 + od] != c)
+                continue;
+            int nst = y * 4 + comp[y * 4 + od];
+            if (sd[nst] != DIST_INF)
+                continue;
+            sd[nst] = (uint16_t)(dist + 1);
+            queue[tail++] = nst;
+        }
+    }
+}
+
 int distance_analyze(board *b)
 {
     int n = b->nsq, ng = b->nboxes;

@@ -29,4 +29,12 @@ uint8_t *distance_side_components(const board *b);
  * distance_side_components of the same board. */
 void distance_pull(const board *b, const uint8_t *comp, sq_t gs, uint16_t *sd, int32_t *queue);
 
+/* The same search forwards, for the backward search: a lone box starts on
+ * s with the player in side component c0 of s (every side when c0 < 0);
+ * sd[t*4+c] (4 * nsq entries) receives the fewest pushes that bring it to
+ * t with the player in side component c of t (DIST_INF: never; the start
+ * state itself gets 0). queue is scratch of 4 * nsq. */
+void distance_push(const board *b, const uint8_t *comp, sq_t s, int c0, uint16_t *sd,
+                   int32_t *queue);
+
 #endif

@@ -378,7 +378,8 @@ int cmd_solve(int argc, char **argv)
         if (o.time > 0)
             fprintf(stderr, ", %g s per level", o.time);
         static const char *const strategy_name[] = {"A*", "feature-space search",
-                                                    "portfolio of feature-space search and A*"};
+                                                    "portfolio of feature-space search and A*",
+                                                    "backward search"};
         fprintf(stderr, ", %lld MiB, %d thread%s, %s%s\n", o.memory, threads,
                 threads == 1 ? "" : "s",
                 o.search == 1 ? "breadth-first"

@@ -18,6 +18,12 @@ static inline int64_t cost_of(const lowerbound *lb, sq_t s, int j)
 
 int lb_init(lowerbound *lb, const board *b, int matching, membudget *mem)
 {
+    return lb_init_table(lb, b, b->goal_dist, matching, mem);
+}
+
+int lb_init_table(lowerbound *lb, const board *b, const uint16_t *dist, int matching,
+                  membudget *mem)
+{
     memset(lb, 0, sizeof *lb);
     lb->n = b->nboxes;
     lb->nsq = b->nsq;
@@ -31,7 +37,7 @@ int lb_init(lowerbound *lb, const board *b, int matching, membudget *mem)
     for (int j = 0; j < b->nboxes; j++)
         for (int s = 0; s < b->nsq; s++)
             lb->dist_t[(size_t)s * (size_t)lb->n + (size_t)j] =
-                b->goal_dist[(size_t)j * (size_t)b->nsq + (size_t)s];
+                dist[(size_t)j * (size_t)b->nsq + (size_t)s];
     lb->minv = xmalloc(sizeof(int64_t) * (size_t)(lb->n + 1));
     lb->way = xmalloc(sizeof(int32_t) * (size_t)(lb->n + 1));
     lb->used = xmalloc((size_t)(lb->n + 1));

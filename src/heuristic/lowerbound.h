@@ -46,6 +46,11 @@ typedef struct lb_sol {
 
 /* Returns 0, or -1 when the memory budget refuses the distance table. */
 int lb_init(lowerbound *lb, const board *b, int matching, membudget *mem);
+/* The same on another table of costs: dist[j * nsq + s] is the cost of a
+ * box on s taking column j (DIST_INF: impossible), as b->goal_dist is for
+ * goals. The backward search matches boxes to start squares with it. */
+int lb_init_table(lowerbound *lb, const board *b, const uint16_t *dist, int matching,
+                  membudget *mem);
 void lb_free(lowerbound *lb);
 
 void lb_sol_init(lb_sol *s, int n);

@@ -12,6 +12,7 @@ void boxpath_init(boxpath *bp, int nsq)
     bp->depth = xmalloc(sizeof(int32_t) * (size_t)nsq * 4);
     bp->mark = xcalloc((size_t)nsq * 4, sizeof(uint32_t));
     bp->stamp = 0;
+    bp->refused = 0;
     bp->queue = xmalloc(sizeof(int32_t) * ((size_t)nsq * 4 + 1));
     bp->side_stamp = xcalloc((size_t)nsq * 4, sizeof(uint32_t));
     bp->side_mask = xmalloc((size_t)nsq * 4);
@@ -227,6 +228,7 @@ int boxpath_moves(boxpath *bp, position *p, const reach *r, sq_t from, unsigned 
         int ns = ahead * 4 + DIR_OPP(d);
         bp->mark[ns] = bp->stamp;
         bp->depth[ns] = 1;
+        bp->parent[ns] = d; /* scratch: the first push's direction */
         bp->queue[tail++] = ns;
     }
     sq_t cur_box = from;
@@ -250,6 +252,7 @@ int boxpath_moves(boxpath *bp, position *p, const reach *r, sq_t from, unsigned 
             }
         out[nout].to = box;
         out[nout].dir = (uint8_t)DIR_OPP(st % 4);
+        out[nout].first = (uint8_t)bp->parent[st];
         out[nout].pushes = (uint16_t)MIN(bp->depth[st], 0xFFFF);
         nout++;
         for (int d = 0; d < 4; d++) {
@@ -262,6 +265,105 @@ int boxpath_moves(boxpath *bp, position *p, const reach *r, sq_t from, unsigned 
                 continue;
             bp->mark[ns] = bp->stamp;
             bp->depth[ns] = bp->depth[st] + 1;
+            bp->parent[ns] = bp->parent[st];
+            bp->queue[tail++] = ns;
+        }
+    }
+    if (cur_box != from) {
+        undo_rec u;
+        pos_relocate(p, cur_box, from, player0, &u);
+    }
+    p->player = player0;
+    return nout;
+}
+
+/* The pull search mirrors boxpath_moves: a state is box * 4 + d, the box
+ * on `box` and the player on its neighbour in direction d, which after a
+ * pull in direction d is where the player stands; walking round the box
+ * (one flood per box square and region) costs nothing, a pull costs one. */
+int boxpath_pulls(boxpath *bp, position *p, const reach *r, sq_t from, const uint8_t *ok,
+                  box_move *out)
+{
+    const board *b = p->b;
+    if (++bp->stamp == 0) {
+        memset(bp->mark, 0, sizeof(uint32_t) * (size_t)bp->nsq * 4);
+        memset(bp->side_stamp, 0, sizeof(uint32_t) * (size_t)bp->nsq * 4);
+        bp->stamp = 1;
+    }
+    sq_t player0 = p->player;
+    int head = 0, tail = 0, nout = 0;
+    /* The start: the sides the player reaches now are one region. */
+    int sides0 = 0;
+    for (int d = 0; d < 4; d++) {
+        sq_t t = b->nb[from][d];
+        if (t != SQ_NONE && p->box_at[t] == NO_BOX && reach_floor(r, t))
+            sides0 |= 1 << d;
+    }
+    for (int d = 0; d < 4; d++)
+        if (sides0 & (1 << d)) {
+            bp->side_stamp[from * 4 + d] = bp->stamp;
+            bp->side_mask[from * 4 + d] = (uint8_t)sides0;
+            bp->mark[from * 4 + d] = bp->stamp;
+        }
+    /* a pull in direction d: the player on q = nb[box][d] steps on to
+     * nb[q][d], the box follows onto q; the player ends on side d of q */
+    for (int d = 0; d < 4; d++) {
+        if (!(sides0 & (1 << d)))
+            continue;
+        sq_t q = b->nb[from][d], beyond = b->nb[q][d];
+        if (beyond == SQ_NONE || p->box_at[beyond] != NO_BOX)
+            continue;
+        int ns = q * 4 + d;
+        if (ok && !ok[ns]) {
+            bp->refused++;
+            continue;
+        }
+        bp->mark[ns] = bp->stamp;
+        bp->depth[ns] = 1;
+        bp->parent[ns] = d; /* scratch: the first pull's direction */
+        bp->queue[tail++] = ns;
+    }
+    sq_t cur_box = from;
+    while (head < tail) {
+        int st = bp->queue[head++];
+        if (bp->side_stamp[st] == bp->stamp)
+            continue; /* a side of a region already served at this square */
+        sq_t box = (sq_t)(st / 4);
+        sq_t pl = b->nb[box][st % 4];
+        if (box != cur_box) {
+            undo_rec u;
+            pos_relocate(p, cur_box, box, pl, &u);
+            cur_box = box;
+        }
+        p->player = pl;
+        int sides = sides_reached(bp, p, box, pl);
+        for (int d = 0; d < 4; d++)
+            if (sides & (1 << d)) {
+                bp->side_stamp[box * 4 + d] = bp->stamp;
+                bp->side_mask[box * 4 + d] = (uint8_t)sides;
+            }
+        out[nout].to = box;
+        out[nout].dir = (uint8_t)(st % 4);
+        out[nout].first = (uint8_t)bp->parent[st];
+        out[nout].pushes = (uint16_t)MIN(bp->depth[st], 0xFFFF);
+        nout++;
+        for (int d = 0; d < 4; d++) {
+            if (!(sides & (1 << d)))
+                continue;
+            sq_t q = b->nb[box][d], beyond = b->nb[q][d];
+            if (beyond == SQ_NONE || p->box_at[beyond] != NO_BOX)
+                continue;
+            int ns = q * 4 + d;
+            if (bp->mark[ns] == bp->stamp)
+                continue;
+            if (ok && !ok[ns]) {
+                bp->refused++;
+                bp->mark[ns] = bp->stamp; /* counted once */
+                continue;
+            }
+            bp->mark[ns] = bp->stamp;
+            bp->depth[ns] = bp->depth[st] + 1;
+            bp->parent[ns] = bp->parent[st];
             bp->queue[tail++] = ns;
         }
     }

@@ -18,6 +18,8 @@ typedef struct boxpath {
     int32_t *queue;  /* [4 * nsq + 1] */
     uint32_t *side_stamp; /* [4 * nsq] == stamp: side_mask known for this state */
     uint8_t *side_mask;   /* [4 * nsq] sides of the box the player reaches */
+    uint64_t refused;     /* boxpath_pulls: states its filter refused (a count
+                             for the caller's statistics, never reset here) */
     reach r;
 } boxpath;
 
@@ -38,10 +40,16 @@ int boxpath_search_dir(boxpath *bp, position *p, sq_t from, sq_t to, int last_di
 
 /* One macro box move (a box pushed along a path, the player walking freely
  * between pushes): the box ends on `to` after `pushes` pushes, the last in
- * direction `dir`, so the player stands on the square behind it. */
+ * direction `dir`, so the player stands on the square behind it; `first`
+ * is the direction of the first push. A pull move (boxpath_pulls) reads
+ * the same with pulls: the box travels in direction `dir` on its last
+ * pull, so the player stands on the square ahead of it (nb[to][dir]), and
+ * its first pull went in direction `first` (the player started on
+ * nb[from][first]). */
 typedef struct box_move {
     sq_t to;
     uint8_t dir;
+    uint8_t first;
     uint16_t pushes;
 } box_move;
 
@@ -56,6 +64,22 @@ typedef struct box_move {
  * 4 * nsq moves into out and returns their count; p is unchanged on
  * return. Moves come in order of their push counts. */
 int boxpath_moves(boxpath *bp, position *p, const reach *r, sq_t from, unsigned first_allow,
+                  box_move *out);
+
+/* The backward counterpart of boxpath_moves: every pull macro move of the
+ * box on `from` (a pull in direction d: the player on the box's neighbour
+ * in direction d steps on to the square beyond, the box follows him), the
+ * other boxes standing still, the player walking freely between pulls; r
+ * must hold the player's reachable squares in p. One move per box square
+ * and player region, the first found (fewest pulls); the box back on
+ * `from` counts only with the player in a region other than his present
+ * one. A state "box on q, the player on its neighbour in direction d just
+ * after a pull" is entered only when ok is NULL or ok[q * 4 + d] is
+ * nonzero (the backward search's rule "some start square pushes a lone box
+ * here with the player on that side"). Writes at most 4 * nsq moves into
+ * out, in order of their pull counts, and returns their count; p is
+ * unchanged on return. */
+int boxpath_pulls(boxpath *bp, position *p, const reach *r, sq_t from, const uint8_t *ok,
                   box_move *out);
 
 #endif

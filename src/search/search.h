@@ -60,7 +60,8 @@ typedef struct search_outcome {
     int optimal;      /* the push count is proven optimal */
     stop_reason stop; /* why the search ended without a solution */
     push_seq pushes;  /* the solution, from the start position */
-    const char *strategy; /* the search that found it: "astar", "fess", "bfs" */
+    const char *strategy; /* the search that found it: "astar", "fess",
+                             "backward", "bfs" */
     stats st;
 } search_outcome;
 

@@ -1,6 +1,7 @@
 /* solver.c: one level, from text to verified solution. */
 #include "solver.h"
 #include "astar.h"
+#include "backward.h"
 #include "bfs.h"
 #include "fess.h"
 #include "portfolio.h"
@@ -115,6 +116,13 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             astar_solve(&b, &acfg, lim, &mem, &out);
         } else if (o->strategy == 1) {
             fess_solve(&b, &fcfg, lim, &mem, &out);
+        } else if (o->strategy == 3) {
+            backward_config bcfg = {
+                .reach = (int)o->dead_squares,
+                .matching = (int)o->matching,
+                .check = (int)o->check,
+            };
+            backward_solve(&b, &bcfg, lim, &mem, &out);
         } else {
             portfolio_config pcfg = {.astar = acfg, .fess = fcfg};
             portfolio_solve(&b, &pcfg, lim, &mem, &out);

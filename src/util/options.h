@@ -16,7 +16,7 @@
     X(threads, INT, 1, 1, 64, "threads: levels at a time, two on a lone portfolio level")   \
     X(optimal, INT, 0, 0, 1, "prove the push count optimal (also: --optimal pushes)")        \
     X(search, INT, 0, 0, 1, "search: 0 = A* (astar), 1 = breadth-first (bfs)")               \
-    X(strategy, INT, 2, 0, 2, "fast mode: 0 = A* (astar), 1 = feature-space search (fess), 2 = both in turn (portfolio)") \
+    X(strategy, INT, 2, 0, 3, "fast mode: 0 = A* (astar), 1 = feature-space search (fess), 2 = both in turn (portfolio), 3 = pulls from the goals (backward)") \
     X(advisors, INT, 1, 0, 1, "fess: advisors choose weight-0 moves (0 = all moves weigh the same)") \
     X(rooms, INT, 1, 0, 1, "fess: the rooms feature (links between rooms that boxes cut)") \
     X(oop, INT, 0, 0, 1, "fess: the out-of-plan feature (boxes the plan's next steps cannot use) and its advisor") \

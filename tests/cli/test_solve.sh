@@ -256,7 +256,7 @@ fi
 
 # --- every strategy solves every demo level, and the solutions verify;
 # jsonl names the strategy that found each solution
-for st in astar fess portfolio; do
+for st in astar fess portfolio backward; do
     run "$KEEPER" solve "$DEMO" --strategy $st --time 10 --format sok --output "$WORK/$st.sok"
     expect_rc 0 "--strategy $st solves the demo levels"
     run "$KEEPER" verify "$WORK/$st.sok"
@@ -278,7 +278,7 @@ run "$KEEPER" solve "$DEMO" --strategy bogus
 expect_rc 2 "--strategy bogus is a usage error"
 
 # --- one thread: the same run twice gives the same nodes and solutions
-for st in fess portfolio; do
+for st in fess portfolio backward; do
     run "$KEEPER" solve "$DEMO" --strategy $st --format jsonl --quiet
     sed 's/"seconds":[0-9.]*,//' "$WORK/out" > "$WORK/first"
     run "$KEEPER" solve "$DEMO" --strategy $st --format jsonl --quiet
@@ -296,6 +296,20 @@ if [ -f "$LEVELS/xsokoban90.xsb" ]; then
     cmp -s "$WORK/first" "$WORK/second" && pass || fail "portfolio, XSokoban 40, --threads 1: two runs differ"
 else
     skip "$LEVELS/xsokoban90.xsb not found: two portfolio runs of XSokoban 40"
+fi
+# ... and the backward search on a level of some thousands of positions
+if [ -f "$LEVELS/xsokoban90.xsb" ]; then
+    for k in first second; do
+        run "$KEEPER" solve "$LEVELS/xsokoban90.xsb" --level 6 --strategy backward --threads 1 \
+            --format jsonl --quiet
+        sed 's/"seconds":[0-9.]*,//' "$WORK/out" > "$WORK/$k"
+    done
+    expect_out '"status":"solved"' "backward, XSokoban 6, one thread: solved"
+    expect_out '"nodes":[0-9]{4,}' "backward, XSokoban 6: thousands of positions"
+    expect_out '"strategy":"backward"' "backward, XSokoban 6: jsonl says backward"
+    cmp -s "$WORK/first" "$WORK/second" && pass || fail "backward, XSokoban 6, --threads 1: two runs differ"
+else
+    skip "$LEVELS/xsokoban90.xsb not found: two backward runs of XSokoban 6"
 fi
 
 # --- two threads: the levels run side by side, and the last one gets the

@@ -1,0 +1,589 @@
+/* backward.c: the backward search (see backward.h).
+ *
+ * Node fields as the search uses them (nodes.h): from/to the pulled box's
+ * squares, dir the opposite of the last pull's direction (so that, as for
+ * a push, the player stands on nb[to][-dir] and pstack_set places him),
+ * g the pulls from the root, h the direction of the first pull (what the
+ * forward reading needs: the last push of the macro push goes the other
+ * way). Node 0 is a virtual root, the goal boxes with no player; the real
+ * roots are its children, each "moving" a goal box onto its own square
+ * with the player put in the root's zone. */
+#include "backward.h"
+#include "boxpath.h"
+#include "nodes.h"
+#include "pstack.h"
+#include "../analysis/distance.h"
+#include "../core/position.h"
+#include "../core/reach.h"
+#include "../heuristic/lowerbound.h"
+#include "../util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Expansions between limit checks. */
+#define CHECK_EVERY 16
+/* The virtual root's key: the goal boxes' hash XOR this. */
+#define VROOT_KEY 0x6A09E667F3BCC909ull
+
+typedef struct bentry {
+    uint64_t key; /* make_key */
+    uint32_t node;
+} bentry;
+
+typedef struct bheap {
+    bentry *e;
+    uint32_t n, cap;
+} bheap;
+
+struct backward {
+    const board *b;
+    const backward_config *cfg;
+    search_limits *lim;
+    membudget *mem;
+    stats *st;
+    search_outcome *out;
+
+    position pos;
+    node_store ns;
+    pstack path;
+    reach r;  /* the expanded position's player region */
+    reach rc; /* a child's */
+    boxpath bp;
+    box_move *mv;  /* [4 nsq] pulls of one box */
+    uint8_t *ok;   /* [4 nsq] a box on q, the player on its side d: ok[q*4+d]
+                      when some start square pushes a lone box there so */
+    size_t ok_bytes;
+    lowerbound lb; /* boxes to start squares */
+    int lb_ok;
+    lb_sol sol;    /* the expanded position's */
+    lb_sol csol;   /* a child's */
+    uint32_t *stamp; /* [nsq] region floods */
+    uint32_t ts;
+    sq_t *stack;     /* [nsq] */
+
+    bheap open;        /* positions waiting for expansion */
+    uint8_t *is_start; /* [nsq] a box starts here */
+    uint32_t seq;
+
+    uint64_t start_hash; /* the start's boxes */
+    uint32_t goal;
+    int trivial; /* the start is solved already */
+    int finished;
+    stop_reason stop;
+    int64_t next_progress;
+    uint32_t checks;
+};
+
+/* ---------------------------------------------------------- open list */
+
+static int heap_push(backward *w, bheap *hp, uint64_t key, uint32_t idx)
+{
+    if (hp->n == hp->cap) {
+        uint32_t cap = hp->cap ? hp->cap * 2 : 1024;
+        bentry *h = mem_realloc(w->mem, hp->e, sizeof(bentry) * hp->cap, sizeof(bentry) * cap);
+        if (!h)
+            return -1;
+        hp->e = h;
+        hp->cap = cap;
+    }
+    bentry e = {key, idx};
+    uint32_t i = hp->n++;
+    while (i > 0) {
+        uint32_t up = (i - 1) / 2;
+        if (hp->e[up].key <= key)
+            break;
+        hp->e[i] = hp->e[up];
+        i = up;
+    }
+    hp->e[i] = e;
+    return 0;
+}
+
+static bentry heap_pop(bheap *hp)
+{
+    bentry top = hp->e[0];
+    bentry last = hp->e[--hp->n];
+    uint32_t i = 0, n = hp->n;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && hp->e[c + 1].key < hp->e[c].key)
+            c++;
+        if (last.key <= hp->e[c].key)
+            break;
+        hp->e[i] = hp->e[c];
+        i = c;
+    }
+    if (n > 0)
+        hp->e[i] = last;
+    return top;
+}
+
+/* The key of a position, least first: the matching cost (20 bits), the
+ * boxes off start squares (12), free-floor regions (4), age (28: older
+ * first; past 2^28 positions ties of age wrap, still deterministic). */
+static uint64_t make_key(backward *w, int64_t cost, int onstart, int regions)
+{
+    uint64_t h = cost >= (int64_t)0xFFFFF ? 0xFFFFF : (uint64_t)cost;
+    uint64_t off = (uint64_t)MIN(w->b->nboxes - onstart, 0xFFF);
+    return h << 44 | off << 32 | (uint64_t)MIN(regions, 0xF) << 28 | (w->seq++ & 0xFFFFFFF);
+}
+
+/* Boxes on start squares in the position on the board. */
+static int on_start(const backward *w)
+{
+    int n = 0;
+    for (int i = 0; i < w->b->nboxes; i++)
+        n += w->is_start[w->pos.boxes[i]];
+    return n;
+}
+
+/* ---------------------------------------------------------- analysis */
+
+static uint32_t new_stamp(backward *w)
+{
+    if (++w->ts == 0) {
+        memset(w->stamp, 0, sizeof(uint32_t) * (size_t)w->b->nsq);
+        w->ts = 1;
+    }
+    return w->ts;
+}
+
+/* Floods the squares free of walls and of `block` from `from`; returns the
+ * first direction e (from `block`) whose neighbour of `block` is reached,
+ * or -1 when none is. */
+static int side_reached(backward *w, sq_t block, sq_t from)
+{
+    const board *b = w->b;
+    uint32_t ts = new_stamp(w);
+    int sp = 0;
+    w->stamp[from] = ts;
+    w->stack[sp++] = from;
+    while (sp > 0) {
+        sq_t q = w->stack[--sp];
+        for (int e = 0; e < 4; e++)
+            if (b->nb[block][e] == q)
+                return e;
+        for (int d = 0; d < 4; d++) {
+            sq_t t = b->nb[q][d];
+            if (t == SQ_NONE || t == block || w->stamp[t] == ts)
+                continue;
+            w->stamp[t] = ts;
+            w->stack[sp++] = t;
+        }
+    }
+    return -1;
+}
+
+/* Lone-box push reach from the start squares: fills w->ok and, in dist
+ * (nboxes * nsq, as b->goal_dist), the pushes from each start square to
+ * each square (the best side). The box starts with the player in the side
+ * component of its square that holds the start player. */
+static void start_reach(backward *w, uint16_t *dist)
+{
+    const board *b = w->b;
+    int n = b->nsq;
+    uint8_t *comp = distance_side_components(b);
+    uint16_t *sd = xmalloc(sizeof(uint16_t) * (size_t)n * 4);
+    int32_t *queue = xmalloc(sizeof(int32_t) * (size_t)n * 4);
+    uint8_t *fwd = xcalloc((size_t)n * 4, 1);
+    for (int j = 0; j < b->nboxes; j++) {
+        sq_t s = b->start_boxes[j];
+        int e = side_reached(w, s, b->start_player);
+        if (e >= 0) {
+            distance_push(b, comp, s, comp[s * 4 + e], sd, queue);
+        } else {
+            for (int i = 0; i < n * 4; i++)
+                sd[i] = DIST_INF;
+        }
+        uint16_t *row = dist + (size_t)j * (size_t)n;
+        for (int t = 0; t < n; t++) {
+            uint16_t m = DIST_INF;
+            for (int c = 0; c < 4; c++)
+                if (sd[t * 4 + c] != DIST_INF) {
+                    fwd[t * 4 + c] = 1;
+                    m = MIN(m, sd[t * 4 + c]);
+                }
+            row[t] = m;
+        }
+        row[s] = 0; /* a box that never moves */
+    }
+    for (int t = 0; t < n; t++)
+        for (int d = 0; d < 4; d++) {
+            uint8_t c = comp[t * 4 + d];
+            w->ok[t * 4 + d] = c != 0xFF && (!w->cfg->reach || fwd[t * 4 + c]);
+        }
+    free(fwd);
+    free(queue);
+    free(sd);
+    free(comp);
+}
+
+/* Free-floor regions of the position on the board. */
+static int regions(backward *w)
+{
+    const board *b = w->b;
+    const position *p = &w->pos;
+    uint32_t ts = new_stamp(w);
+    int n = 0;
+    for (int q0 = 0; q0 < b->nsq; q0++) {
+        if (p->box_at[q0] != NO_BOX || w->stamp[q0] == ts)
+            continue;
+        n++;
+        int sp = 0;
+        w->stamp[q0] = ts;
+        w->stack[sp++] = (sq_t)q0;
+        while (sp > 0) {
+            sq_t q = w->stack[--sp];
+            for (int d = 0; d < 4; d++) {
+                sq_t t = b->nb[q][d];
+                if (t == SQ_NONE || p->box_at[t] != NO_BOX || w->stamp[t] == ts)
+                    continue;
+                w->stamp[t] = ts;
+                w->stack[sp++] = t;
+            }
+        }
+    }
+    return n;
+}
+
+/* Whether a box other than the one on `moved` stands where no start square
+ * pushes a lone box with the player on the side he reaches (r holds his
+ * region in p). The sides of a box the player reaches all lie in one side
+ * component of its square, so the first one found decides. */
+static int misplaced(const backward *w, const position *p, const reach *r, sq_t moved)
+{
+    const board *b = w->b;
+    for (int i = 0; i < b->nboxes; i++) {
+        sq_t t = p->boxes[i];
+        if (t == moved || !reach_box(r, t))
+            continue;
+        for (int d = 0; d < 4; d++) {
+            sq_t s = b->nb[t][d];
+            if (s != SQ_NONE && reach_floor(r, s)) {
+                if (!w->ok[t * 4 + d])
+                    return 1;
+                break;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Whether the position on the board is the start: its boxes, the start
+ * player in w->rc. */
+static int at_start(const backward *w)
+{
+    const board *b = w->b;
+    const position *p = &w->pos;
+    if (p->hash != w->start_hash || !reach_floor(&w->rc, b->start_player))
+        return 0;
+    for (int i = 0; i < b->nboxes; i++)
+        if (p->box_at[b->start_boxes[i]] == NO_BOX)
+            return 0;
+    return 1;
+}
+
+/* ---------------------------------------------------------- search */
+
+static int limits_hit(backward *w)
+{
+    if (++w->checks < CHECK_EVERY)
+        return 0;
+    w->checks = 0;
+    w->st->mem_bytes = w->mem->peak;
+    stop_reason sr = search_check_limits(w->lim, w->st, &w->next_progress);
+    if (sr == STOP_NONE)
+        return 0;
+    w->stop = sr;
+    return 1;
+}
+
+/* Expands node n: stores its new children and queues them. Returns 1 when
+ * the search must stop (the start found, or memory spent). */
+static int expand(backward *w, uint32_t n)
+{
+    const board *b = w->b;
+    position *p = &w->pos;
+    w->st->setpos_steps += pstack_set(&w->path, p, &w->ns, n);
+    if (w->cfg->check) {
+        int rc = pos_check(p);
+        if (rc)
+            die("internal error: position check failed (code %d)", rc);
+    }
+    node *nd = nodes_at(&w->ns, n);
+    node_close(nd);
+    uint32_t g = node_g(nd);
+    reach_compute(&w->r, p, p->player);
+    w->st->reach_calls++;
+    if (w->lb_ok)
+        lb_solve(&w->lb, &w->sol, p->boxes);
+    w->st->expanded++;
+    const uint8_t *ok = w->cfg->reach ? w->ok : NULL;
+    for (int i = 0; i < b->nboxes; i++) {
+        sq_t from = p->boxes[i];
+        if (!reach_box(&w->r, from))
+            continue;
+        int nm = boxpath_pulls(&w->bp, p, &w->r, from, ok, w->mv);
+        w->st->generated += (uint64_t)nm;
+        w->st->cut_dead += w->bp.refused;
+        w->bp.refused = 0;
+        for (int k = 0; k < nm; k++) {
+            const box_move *m = &w->mv[k];
+            uint32_t ng = g + m->pushes;
+            if (ng > NODE_MAX_G)
+                continue;
+            sq_t pl = b->nb[m->to][m->dir];
+            undo_rec u;
+            pos_relocate(p, from, m->to, pl, &u);
+            sq_t norm = reach_compute(&w->rc, p, pl);
+            w->st->reach_calls++;
+            uint64_t hash = p->hash ^ b->zplayer[norm];
+            if (nodes_find(&w->ns, hash) != NODE_NONE) {
+                w->st->duplicates++;
+                pos_undo(p, &u);
+                continue;
+            }
+            int goal = at_start(w);
+            int64_t cost = 0;
+            if (!goal) {
+                if (w->cfg->reach && misplaced(w, p, &w->rc, m->to)) {
+                    w->st->cut_dead++;
+                    pos_undo(p, &u);
+                    continue;
+                }
+                if (w->lb_ok) {
+                    lb_copy(&w->csol, &w->sol, b->nboxes);
+                    cost = lb_move(&w->lb, &w->csol, i, m->to);
+                    if (cost == LB_INF) {
+                        w->st->cut_bipartite++;
+                        pos_undo(p, &u);
+                        continue;
+                    }
+                }
+            }
+            uint32_t c = nodes_add(&w->ns, hash, n, from, m->to, DIR_OPP(m->dir), ng, m->first);
+            if (c == NODE_NONE) {
+                w->stop = STOP_MEMORY;
+                pos_undo(p, &u);
+                return 1;
+            }
+            w->st->nodes++;
+            if (ng > w->st->max_depth)
+                w->st->max_depth = ng;
+            if (goal) {
+                w->goal = c;
+                pos_undo(p, &u);
+                return 1;
+            }
+            int rg = regions(w);
+            int os = on_start(w);
+            pos_undo(p, &u);
+            if (heap_push(w, &w->open, make_key(w, cost, os, rg), c) != 0) {
+                w->stop = STOP_MEMORY;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Stores the roots: the goal boxes, one per zone of free floor with a
+ * pull, in order of their normalized squares. Returns -1 when memory runs
+ * out. */
+static int add_roots(backward *w, uint32_t vroot)
+{
+    const board *b = w->b;
+    position *p = &w->pos;
+    int64_t cost = w->lb_ok ? lb_solve(&w->lb, &w->sol, p->boxes) : 0;
+    if (cost == LB_INF)
+        return 0; /* no box can reach some start square: no solution */
+    int rg = regions(w);
+    for (sq_t q = 0; q < b->nsq; q++) {
+        if (p->box_at[q] != NO_BOX)
+            continue;
+        /* a pull in direction d: the box on nb[q][-d], the player on q,
+         * the square beyond q free */
+        int pull = -1;
+        for (int d = 0; d < 4 && pull < 0; d++) {
+            sq_t box = b->nb[q][DIR_OPP(d)], beyond = b->nb[q][d];
+            if (box != SQ_NONE && p->box_at[box] != NO_BOX && beyond != SQ_NONE &&
+                p->box_at[beyond] == NO_BOX)
+                pull = d;
+        }
+        if (pull < 0)
+            continue;
+        sq_t norm = reach_compute(&w->r, p, q);
+        w->st->reach_calls++;
+        uint64_t hash = p->hash ^ b->zplayer[norm];
+        if (nodes_find(&w->ns, hash) != NODE_NONE)
+            continue; /* a zone already rooted */
+        sq_t box = b->nb[q][DIR_OPP(pull)];
+        uint32_t c = nodes_add(&w->ns, hash, vroot, box, box, DIR_OPP(pull), 0, 0);
+        if (c == NODE_NONE || heap_push(w, &w->open, make_key(w, cost, on_start(w), rg), c) != 0)
+            return -1;
+        w->st->nodes++;
+    }
+    return 0;
+}
+
+backward *backward_begin(const board *b, const backward_config *cfg, search_limits *lim,
+                         membudget *mem, search_outcome *out)
+{
+    memset(out, 0, sizeof *out);
+    out->strategy = "backward";
+    backward *w = xcalloc(1, sizeof *w);
+    w->b = b;
+    w->cfg = cfg;
+    w->lim = lim;
+    w->mem = mem;
+    w->st = &out->st;
+    w->out = out;
+    w->goal = NODE_NONE;
+    pos_init(&w->pos, b);
+    w->start_hash = w->pos.hash;
+    if (pos_solved(&w->pos)) {
+        w->trivial = 1;
+        w->finished = 1;
+        return w;
+    }
+    pstack_init(&w->path);
+    reach_init(&w->r, b->nsq);
+    reach_init(&w->rc, b->nsq);
+    boxpath_init(&w->bp, b->nsq);
+    w->mv = xmalloc(sizeof(box_move) * (size_t)b->nsq * 4);
+    w->stamp = xcalloc((size_t)b->nsq, sizeof(uint32_t));
+    w->stack = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
+    lb_sol_init(&w->sol, b->nboxes);
+    lb_sol_init(&w->csol, b->nboxes);
+    w->is_start = xcalloc((size_t)b->nsq, 1);
+    for (int i = 0; i < b->nboxes; i++)
+        w->is_start[b->start_boxes[i]] = 1;
+    w->next_progress = lim->progress ? lim->start_ns + (int64_t)(lim->progress_every * 1e9) : 0;
+    w->finished = 1;
+    out->stop = STOP_MEMORY;
+    if (nodes_init(&w->ns, mem) != 0)
+        return w;
+    w->ok_bytes = (size_t)b->nsq * 4;
+    w->ok = mem_alloc(mem, w->ok_bytes);
+    size_t dist_bytes = sizeof(uint16_t) * (size_t)b->nboxes * (size_t)b->nsq;
+    uint16_t *dist = mem_alloc(mem, dist_bytes);
+    if (!w->ok || !dist) {
+        mem_free(mem, dist, dist_bytes);
+        return w;
+    }
+    start_reach(w, dist);
+    int rc = lb_init_table(&w->lb, b, dist, cfg->matching, mem);
+    mem_free(mem, dist, dist_bytes);
+    if (rc != 0)
+        return w;
+    w->lb_ok = 1;
+    /* The virtual root: the goal boxes, the player on any free square. */
+    sq_t pl = 0;
+    while (b->is_goal[pl])
+        pl++;
+    pos_set(&w->pos, b->goals, pl);
+    uint32_t vroot = nodes_add(&w->ns, w->pos.hash ^ VROOT_KEY, NODE_NONE, 0, 0, 0, 0, 0);
+    if (vroot == NODE_NONE)
+        return w;
+    undo_rec none = {0, 0, 0, 0};
+    pstack_push(&w->path, vroot, &none);
+    if (add_roots(w, vroot) != 0)
+        return w;
+    out->stop = STOP_NONE;
+    w->finished = 0;
+    return w;
+}
+
+int backward_step(backward *w, uint64_t node_budget)
+{
+    if (w->finished)
+        return 1;
+    for (;;) {
+        if (node_budget && w->st->nodes >= node_budget)
+            return 0;
+        if (limits_hit(w))
+            break;
+        if (w->open.n == 0) {
+            w->stop = STOP_EXHAUSTED;
+            break;
+        }
+        bentry e = heap_pop(&w->open);
+        if (node_closed(nodes_at(&w->ns, e.node)))
+            continue;
+        if (expand(w, e.node))
+            break;
+    }
+    w->out->stop = w->stop;
+    w->finished = 1;
+    return 1;
+}
+
+/* The solution: from the goal up to its root, each pull read forwards. */
+static void forward_pushes(const backward *w, push_seq *out)
+{
+    const node_store *ns = &w->ns;
+    for (uint32_t x = w->goal;; x = nodes_at(ns, x)->parent) {
+        const node *nd = nodes_at(ns, x);
+        const node *pn = nodes_at(ns, nd->parent);
+        if (pn->parent == NODE_NONE)
+            break; /* x is a root */
+        push_seq_add(out, nd->to, nd->from, DIR_OPP(node_h(nd)), node_g(nd) - node_g(pn));
+    }
+}
+
+void backward_end(backward *w)
+{
+    search_outcome *out = w->out;
+    membudget *mem = w->mem;
+    if (w->goal != NODE_NONE || w->trivial) {
+        if (w->goal != NODE_NONE)
+            forward_pushes(w, &out->pushes);
+        out->solved = 1;
+        out->stop = STOP_NONE;
+    }
+    out->st.mem_bytes = mem->peak;
+    if (!w->trivial) {
+        mem_free(mem, w->open.e, sizeof(bentry) * w->open.cap);
+        free(w->is_start);
+        nodes_free(&w->ns);
+        mem_free(mem, w->ok, w->ok_bytes);
+        if (w->lb_ok)
+            lb_free(&w->lb);
+        lb_sol_free(&w->sol);
+        lb_sol_free(&w->csol);
+        free(w->stamp);
+        free(w->stack);
+        free(w->mv);
+        boxpath_free(&w->bp);
+        reach_free(&w->r);
+        reach_free(&w->rc);
+        pstack_free(&w->path);
+    }
+    pos_free(&w->pos);
+    free(w);
+}
+
+int backward_cuts(backward *w, const position *p)
+{
+    if (!w->lb_ok)
+        return 0;
+    reach_compute(&w->rc, p, p->player);
+    if (w->cfg->reach && misplaced(w, p, &w->rc, SQ_NONE))
+        return 1;
+    lb_sol s;
+    lb_sol_init(&s, w->b->nboxes);
+    int64_t cost = lb_solve(&w->lb, &s, p->boxes);
+    lb_sol_free(&s);
+    return cost == LB_INF ? 2 : 0;
+}
+
+void backward_solve(const board *b, const backward_config *cfg, search_limits *lim,
+                    membudget *mem, search_outcome *out)
+{
+    backward *w = backward_begin(b, cfg, lim, mem, out);
+    backward_step(w, 0);
+    backward_end(w);
+}

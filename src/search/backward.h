@@ -1,0 +1,61 @@
+/* backward.h: the backward search (seed 001: reverse search): pulls from
+ * the solved position towards the level's start.
+ *
+ *  - A state is a box set and the player's region (normalized square), in
+ *    the node store of the forward searches (nodes.h); positions are put on
+ *    the board by walking parent links (pstack.h).
+ *  - Roots: a box on every goal, one root per zone of free floor the goal
+ *    boxes leave (the player may end a solution anywhere) that has a pull.
+ *  - Moves: pull macro moves (boxpath_pulls): one box pulled along any
+ *    path, the player walking freely between pulls; one move per
+ *    destination square and player region, fewest pulls.
+ *  - Goal: the start's box set with the start player inside the region.
+ *  - Pruning, sound (a position from which the start can be reached by
+ *    pulls is one reached from the start by pushes; nothing such is cut):
+ *    a box stands only where some start square pushes a lone box, with the
+ *    player on the side he is on (checked for every box the player
+ *    touches); the boxes can be matched to distinct start squares, each
+ *    pushing a lone box to its box.
+ *  - Order: best first on the minimum matching of boxes to start squares
+ *    by lone-box push distances, then fewer boxes off start squares, then
+ *    fewer free-floor regions, then age.
+ *  - The solution: the pulls from the root to the goal, read backwards,
+ *    are macro pushes from the start (a pull of a box from a to c whose
+ *    first pull went in direction d is a push of the box from c to a whose
+ *    last push goes in direction -d), rebuilt and replayed as any other.
+ *
+ * Not push-optimal: the first solution found is returned. */
+#ifndef KEEPER_BACKWARD_H
+#define KEEPER_BACKWARD_H
+
+#include "search.h"
+#include "../core/position.h"
+
+typedef struct backward_config {
+    int reach;    /* a box only where a start square pushes a lone box */
+    int matching; /* boxes matched to distinct start squares (minimum matching
+                     as the heuristic; 0 = each box's nearest start square) */
+    int check;    /* debug: check the position after every walk */
+} backward_config;
+
+/* Searches from the solved position to the level's start. `b` must have
+ * been analysed (distance_analyze). Fills `out` (strategy "backward"). */
+void backward_solve(const board *b, const backward_config *cfg, search_limits *lim,
+                    membudget *mem, search_outcome *out);
+
+/* The same search in slices, as fess_begin/step/end (fess.h): step
+ * returns 1 when the search has ended, 0 when node_budget positions are
+ * stored (0 = no budget). */
+typedef struct backward backward;
+backward *backward_begin(const board *b, const backward_config *cfg, search_limits *lim,
+                         membudget *mem, search_outcome *out);
+int backward_step(backward *w, uint64_t node_budget);
+void backward_end(backward *w);
+
+/* For the soundness tests: whether the search's rules would cut position
+ * p (1: a box where no start square pushes a lone box with the player on
+ * his side; 2: no matching of the boxes to start squares; 0: kept). w
+ * comes from backward_begin; p is any position of the same board. */
+int backward_cuts(backward *w, const position *p);
+
+#endif
