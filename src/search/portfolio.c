@@ -15,11 +15,16 @@
  * in 7.4 s, about 2.2 s of it for the positions). */
 #define SEARCH_COST 5u
 
+enum { MEMBER_FESS, MEMBER_ASTAR, MEMBER_BACKWARD };
+/* The backward search's turn: short (its positions are cheap, and it
+ * solves a level in a turn or two when it suits it at all). */
+#define SLICE_BACKWARD 160000u
+
 /* One member of the portfolio: its search (NULL once ended and freed), its
  * outcome, its slice, and whether it has ended. */
 typedef struct member {
     const char *name;
-    int is_fess;  /* else A* */
+    int kind;     /* MEMBER_FESS, MEMBER_ASTAR or MEMBER_BACKWARD */
     void *search;
     search_outcome out;
     uint64_t slice; /* the full slice */
@@ -32,8 +37,9 @@ typedef struct member {
  * each member is touched by its own thread only (the lent thread steps
  * m[1]); the threads share `ended`, `nodes_left` and the memory budget. */
 typedef struct portfolio {
-    member m[3];
-    int n;                 /* members: 2, or 3 with the second FESS */
+    member m[4];
+    int n;                 /* members: FESS, A*, then the second FESS and
+                              the backward search when they run */
     search_limits sub;     /* the members' limits: the level's, with no node
                               limit and `ended` as the halt flag */
     uint64_t max_nodes;    /* positions of both members together (0 = none) */
@@ -44,17 +50,23 @@ typedef struct portfolio {
 
 static int member_step(member *m, uint64_t budget)
 {
-    return m->is_fess ? fess_step(m->search, budget) : astar_step(m->search, budget);
+    switch (m->kind) {
+    case MEMBER_FESS: return fess_step(m->search, budget);
+    case MEMBER_ASTAR: return astar_step(m->search, budget);
+    default: return backward_step(m->search, budget);
+    }
 }
 
 static void member_end(member *m)
 {
     if (!m->search)
         return;
-    if (m->is_fess)
+    if (m->kind == MEMBER_FESS)
         fess_end(m->search);
-    else
+    else if (m->kind == MEMBER_ASTAR)
         astar_end(m->search);
+    else
+        backward_end(m->search);
     m->search = NULL;
 }
 
@@ -157,8 +169,8 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
     p.sub.halt = &p.ended;
     p.sub.spares = NULL;
     member *m = p.m;
-    m[0] = (member){.name = "fess", .is_fess = 1, .slice = SLICE_FESS};
-    m[1] = (member){.name = "astar", .slice = SLICE_ASTAR};
+    m[0] = (member){.name = "fess", .kind = MEMBER_FESS, .slice = SLICE_FESS};
+    m[1] = (member){.name = "astar", .kind = MEMBER_ASTAR, .slice = SLICE_ASTAR};
     m[0].search = fess_begin(b, &cfg->fess, &p.sub, mem, &m[0].out);
     m[1].search = astar_begin(b, &cfg->astar, &p.sub, mem, &m[1].out);
     p.n = 2;
@@ -168,9 +180,15 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
     order.plan = 1;
     if (cfg->fess.plan == 2 && !m[0].done && m[0].search &&
         fess_plan_replaced_order(m[0].search)) {
-        m[2] = (member){.name = "fess-order", .is_fess = 1, .slice = SLICE_FESS};
+        m[2] = (member){.name = "fess-order", .kind = MEMBER_FESS, .slice = SLICE_FESS};
         m[2].search = fess_begin(b, &order, &p.sub, mem, &m[2].out);
         p.n = 3;
+    }
+    int ib = -1; /* the backward member */
+    if (cfg->use_backward) {
+        ib = p.n++;
+        m[ib] = (member){.name = "backward", .kind = MEMBER_BACKWARD, .slice = SLICE_BACKWARD};
+        m[ib].search = backward_begin(b, &cfg->backward, &p.sub, mem, &m[ib].out);
     }
     spare_task task;
     stop_reason stop = STOP_MEMORY; /* when every member ran out of memory */
@@ -178,8 +196,11 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
     /* The turns: with the second FESS, the first FESS gets every other
      * turn (it solves the most), A* and the second FESS one in four. */
     static const int order3[4] = {0, 1, 0, 2};
+    int fess2 = ib < 0 ? p.n == 3 : p.n == 4;
+    int cycle = (fess2 ? 4 : 2) + (ib >= 0);
     for (int k = 0;; k++) {
-        int turn = p.n == 3 ? order3[k % 4] : k % 2;
+        int pos = k % cycle;
+        int turn = ib >= 0 && pos == cycle - 1 ? ib : fess2 ? order3[pos] : pos;
         member *x = &m[turn];
         uint64_t total = 0;
         int all_done = 1;
@@ -198,7 +219,8 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
             mem_grow(mem, lim->spares->share);
             if (p.max_nodes)
                 atomic_store(&p.nodes_left, p.max_nodes - total);
-            member_run(&p, p.n == 3 ? 1u << 0 | 1u << 2 : 1u << 0);
+            /* this thread: the searches but A* */
+            member_run(&p, ((1u << p.n) - 1) & ~(1u << 1));
             spares_wait(lim->spares, &task);
             for (int i = 0; i < p.n; i++)
                 if (m[i].out.stop == STOP_NODES)

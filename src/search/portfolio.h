@@ -5,7 +5,8 @@
  * packing plan replaced a greedy packing order) a second feature-space
  * search that keeps the order ("fess-order"), each from where it stopped;
  * with three members the first FESS takes every other turn (FESS, A*,
- * FESS, FESS-order, ...). Slices start at a sixteenth of their full
+ * FESS, FESS-order, ...); the backward search (cfg->use_backward) takes
+ * one short turn at the end of each round. Slices start at a sixteenth of their full
  * size and double each turn, so an easy level is solved by whichever
  * strategy suits it before the others have spent a full slice. The first
  * solution ends the level; a strategy that proves the level unsolvable ends
@@ -26,9 +27,13 @@
 #include "astar.h"
 #include "fess.h"
 
+#include "backward.h"
+
 typedef struct portfolio_config {
     astar_config astar;
     fess_config fess;
+    backward_config backward;
+    int use_backward; /* the backward search as a member with a short turn */
 } portfolio_config;
 
 /* Solves from the level's start; out->strategy names the strategy that

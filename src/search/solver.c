@@ -112,19 +112,20 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             .oop = (int)o->oop,
             .check = (int)o->check,
         };
+        backward_config bcfg = {
+            .reach = (int)o->dead_squares,
+            .matching = (int)o->matching,
+            .check = (int)o->check,
+        };
         if (o->optimal || o->strategy == 0) {
             astar_solve(&b, &acfg, lim, &mem, &out);
         } else if (o->strategy == 1) {
             fess_solve(&b, &fcfg, lim, &mem, &out);
         } else if (o->strategy == 3) {
-            backward_config bcfg = {
-                .reach = (int)o->dead_squares,
-                .matching = (int)o->matching,
-                .check = (int)o->check,
-            };
             backward_solve(&b, &bcfg, lim, &mem, &out);
         } else {
-            portfolio_config pcfg = {.astar = acfg, .fess = fcfg};
+            portfolio_config pcfg = {.astar = acfg, .fess = fcfg, .backward = bcfg,
+                                     .use_backward = 1};
             portfolio_solve(&b, &pcfg, lim, &mem, &out);
         }
     }
