@@ -162,8 +162,12 @@ TEST(reach_after_push_matches_fresh_computation)
         reach_free(&fresh);
         board_free(&b);
     }
-    /* the local update must actually be taken in most cases */
-    CHECK(compared > 1000);
+    /* the local update must actually be taken in most cases (the demo
+     * levels, used when the shared ones are absent, give fewer pushes) */
+    if (!path)
+        printf("  reach_after_push: shared Microban not found, %ld pushes of the demo levels\n",
+               compared);
+    CHECK(compared > (path ? 1000 : 100));
     CHECK(reused * 3 > compared);
     collection_free(&c);
 }
