@@ -35,6 +35,10 @@ typedef struct pull_move {
     int pulls;
 } pull_move;
 
+typedef struct pend_move {
+    sq_t from, to, player;
+} pend_move;
+
 typedef struct basesearch {
     const board *b;
     int nsq, W; /* bitset words per set */
@@ -60,6 +64,8 @@ typedef struct basesearch {
     int32_t *queue, *pdepth;     /* [4 * nsq] */
     uint32_t pstamp;
     pull_move *moves; /* [4 * nsq] */
+    pend_move *pend;  /* pulls waiting while no pull eliminates */
+    uint32_t npend, pend_cap;
     uint8_t *base_reach; /* [nboxes * nsq]: start box i pushes a lone box to s */
     /* matching */
     int *match_base; /* [nboxes] box matched to each base index, or -1 */
@@ -513,63 +519,74 @@ static void load(basesearch *s, uint32_t k)
 static inline void set_bit(uint64_t *v, sq_t q) { v[q / 64] |= 1ull << (q % 64); }
 static inline void clear_bit(uint64_t *v, sq_t q) { v[q / 64] &= ~(1ull << (q % 64)); }
 
-/* Expands node k: its pulls become children. Returns -1 out of memory. */
+/* Stores the child of node k (on the board in s->occ) where the box on q
+ * is pulled to `to`, eliminated there when `elim`, the player ending on
+ * `player`. Returns add_node's answer. */
+static int add_child(basesearch *s, uint32_t k, sq_t q, sq_t to, int elim, sq_t player)
+{
+    size_t setw = (size_t)2 * s->W;
+    memcpy(s->tmp, s->bits + k * setw, sizeof(uint64_t) * setw);
+    clear_bit(s->tmp, q);
+    if (elim)
+        clear_bit(s->tmp + s->W, to);
+    else
+        set_bit(s->tmp, to);
+    /* occ for the child's player flood and regions */
+    s->occ[q] = 0;
+    if (!elim)
+        s->occ[to] = 1;
+    int r = add_node(s, (int32_t)k, q, to, elim, player);
+    if (!elim)
+        s->occ[to] = 0;
+    s->occ[q] = 1;
+    return r;
+}
+
+/* Expands node k: its pulls become children. When some pull eliminates,
+ * only eliminating pulls are kept, the first (fewest pulls) of each box;
+ * the other pulls wait in s->pend until it is known that none does.
+ * Returns -1 out of memory. */
 static int expand(basesearch *s, uint32_t k)
 {
     const board *b = s->b;
     load(s, k);
     sq_t player = s->node[k].player;
     size_t setw = (size_t)2 * s->W;
-    /* First pass: does some box have an eliminating pull? Then keep only
-     * those, the first (fewest pulls) of each box. */
     int any_elim = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        for (sq_t q = 0; q < b->nsq; q++) {
-            if (!s->occ[q])
-                continue;
-            int n = pull_moves(s, q, player);
-            int took_elim = 0;
-            for (int i = 0; i < n; i++) {
-                const pull_move *m = &s->moves[i];
-                int elim = 0;
-                if (s->base[m->to] && m->to != q && far_apart(s, q, m->to)) {
-                    memcpy(s->tmp, s->bits + k * setw, sizeof(uint64_t) * setw);
-                    clear_bit(s->tmp, q);
-                    clear_bit(s->tmp + s->W, m->to);
-                    elim = matchable(s);
-                }
-                if (pass == 0) {
-                    if (elim) {
-                        any_elim = 1;
-                        break;
-                    }
-                    continue;
-                }
-                if (any_elim && (!elim || took_elim))
-                    continue;
+    s->npend = 0;
+    for (sq_t q = 0; q < b->nsq; q++) {
+        if (!s->occ[q])
+            continue;
+        int n = pull_moves(s, q, player);
+        for (int i = 0; i < n; i++) {
+            const pull_move *m = &s->moves[i];
+            if (s->base[m->to] && m->to != q && far_apart(s, q, m->to)) {
                 memcpy(s->tmp, s->bits + k * setw, sizeof(uint64_t) * setw);
                 clear_bit(s->tmp, q);
-                if (elim) {
-                    clear_bit(s->tmp + s->W, m->to);
-                    took_elim = 1;
-                } else {
-                    set_bit(s->tmp, m->to);
+                clear_bit(s->tmp + s->W, m->to);
+                if (matchable(s)) {
+                    any_elim = 1;
+                    if (add_child(s, k, q, m->to, 1, m->player) < 0)
+                        return -1;
+                    break;
                 }
-                /* occ for the child's player flood and regions */
-                s->occ[q] = 0;
-                if (!elim)
-                    s->occ[m->to] = 1;
-                int r = add_node(s, (int32_t)k, q, m->to, elim, m->player);
-                if (!elim)
-                    s->occ[m->to] = 0;
-                s->occ[q] = 1;
-                if (r < 0)
-                    return -1;
             }
-            if (pass == 0 && any_elim)
-                break;
+            if (any_elim)
+                continue;
+            if (s->npend == s->pend_cap) {
+                uint32_t cap = s->pend_cap ? s->pend_cap * 2 : 1024;
+                pend_move *e = realloc(s->pend, sizeof(pend_move) * cap);
+                if (!e)
+                    return -1;
+                s->pend = e;
+                s->pend_cap = cap;
+            }
+            s->pend[s->npend++] = (pend_move){q, m->to, m->player};
         }
     }
+    for (uint32_t i = 0; i < s->npend && !any_elim; i++)
+        if (add_child(s, k, s->pend[i].from, s->pend[i].to, 0, s->pend[i].player) < 0)
+            return -1;
     return 0;
 }
 
@@ -617,6 +634,7 @@ static void basesearch_free(basesearch *s)
     free(s->queue);
     free(s->pdepth);
     free(s->moves);
+    free(s->pend);
     free(s->base_reach);
     free(s->match_base);
     free(s->seen);

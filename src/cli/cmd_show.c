@@ -37,29 +37,49 @@ static void show_usage(FILE *f)
             "            goal each step fills (1-9, a-z, A-Z) and parking squares (P).\n");
 }
 
-/* Prints the board with `mark` drawn on the squares where flag[s] is set. */
-static void print_marked(const board *b, const level *lv, const uint8_t *flag, char mark)
+/* Prints the level's board, square s drawn as over[s] where that is not 0
+ * (over NULL: as it is). */
+static void print_drawn(const board *b, const level *lv, const char *over)
 {
     strbuf s;
     sb_init(&s);
+    char *row = xmalloc((size_t)lv->width + 1);
     for (int r = 0; r < lv->height; r++) {
         int len = 0;
-        char *row = xmalloc((size_t)lv->width + 1);
         for (int c = 0; c < lv->width; c++) {
             int k = r * lv->width + c;
             char g = lv->grid[k];
             sq_t sq = b->sq_of_cell[k];
-            if (sq != SQ_NONE && flag && flag[sq] && g == ' ')
-                g = mark;
+            if (sq != SQ_NONE && over && over[sq])
+                g = over[sq];
             row[c] = g;
             if (g != ' ')
                 len = c + 1;
         }
         sb_printf(&s, "  %.*s\n", len, row);
-        free(row);
     }
+    free(row);
     fputs(s.s ? s.s : "", stdout);
     sb_free(&s);
+}
+
+/* Prints the board with `mark` drawn on the empty squares where flag[s] is
+ * set. */
+static void print_marked(const board *b, const level *lv, const uint8_t *flag, char mark)
+{
+    char *over = xcalloc((size_t)b->nsq, 1);
+    for (int sq = 0; sq < b->nsq; sq++)
+        if (flag && flag[sq] && lv->grid[b->cell[sq]] == ' ')
+            over[sq] = mark;
+    print_drawn(b, lv, over);
+    free(over);
+}
+
+/* The character of the k-th step of an order or a plan: 1-9, a-z, A-Z,
+ * then +. */
+static char step_char(int v)
+{
+    return v < 9 ? (char)('1' + v) : v < 35 ? (char)('a' + v - 9) : v < 61 ? (char)('A' + v - 35) : '+';
 }
 
 /* The letter of room x as drawn: a-z in order, uppercase for a room that
@@ -104,22 +124,12 @@ static void print_rooms(const board *b, const level *lv)
         return;
     }
     printf("  board, rooms drawn as letters (uppercase: the room holds a goal):\n");
-    for (int r = 0; r < lv->height; r++) {
-        char *row = xmalloc((size_t)lv->width + 1);
-        int len = 0;
-        for (int c = 0; c < lv->width; c++) {
-            int k = r * lv->width + c;
-            sq_t sq = b->sq_of_cell[k];
-            char g = lv->grid[k];
-            if (sq != SQ_NONE && rm.room_of[sq] >= 0)
-                g = room_char(&rm, rm.room_of[sq]);
-            row[c] = g;
-            if (g != ' ')
-                len = c + 1;
-        }
-        printf("  %.*s\n", len, row);
-        free(row);
-    }
+    char *over = xcalloc((size_t)b->nsq, 1);
+    for (int sq = 0; sq < b->nsq; sq++)
+        if (rm.room_of[sq] >= 0)
+            over[sq] = room_char(&rm, rm.room_of[sq]);
+    print_drawn(b, lv, over);
+    free(over);
     char n1[16], n2[16];
     for (int x = 0; x < rm.nrooms; x++) {
         int nsq = rm.sq_first[x + 1] - rm.sq_first[x];
@@ -131,11 +141,6 @@ static void print_rooms(const board *b, const level *lv)
         printf("  link %s-%s\n", room_name(&rm, rm.link[k][0], n1),
                room_name(&rm, rm.link[k][1], n2));
     rooms_free(&rm);
-}
-
-static char step_char(int v)
-{
-    return v < 9 ? (char)('1' + v) : v < 35 ? (char)('a' + v - 9) : v < 61 ? (char)('A' + v - 35) : '+';
 }
 
 /* The "--packing" section: the plan of the base search. */
@@ -157,29 +162,16 @@ static void print_plan(const board *b, const level *lv)
         return;
     }
     /* the board: the step that last puts a box on each goal, P for parking */
-    int *mark = xcalloc((size_t)b->nsq, sizeof(int));
-    for (int k = 0; k < pl.n; k++)
-        mark[pl.step[k].sq] = b->is_goal[pl.step[k].sq] ? k + 1
-                              : pl.step[k].from != SQ_NONE ? -1 : mark[pl.step[k].sq];
-    for (int r = 0; r < lv->height; r++) {
-        char *row = xmalloc((size_t)lv->width + 1);
-        int len = 0;
-        for (int c2 = 0; c2 < lv->width; c2++) {
-            int k2 = r * lv->width + c2;
-            sq_t sq = b->sq_of_cell[k2];
-            char g = lv->grid[k2];
-            if (sq != SQ_NONE && mark[sq] > 0)
-                g = step_char(mark[sq] - 1);
-            else if (sq != SQ_NONE && mark[sq] < 0)
-                g = 'P';
-            row[c2] = g;
-            if (g != ' ')
-                len = c2 + 1;
-        }
-        printf("  %.*s\n", len, row);
-        free(row);
+    char *over = xcalloc((size_t)b->nsq, 1);
+    for (int k = 0; k < pl.n; k++) {
+        sq_t sq = pl.step[k].sq;
+        if (b->is_goal[sq])
+            over[sq] = step_char(k);
+        else if (pl.step[k].from != SQ_NONE)
+            over[sq] = 'P';
     }
-    free(mark);
+    print_drawn(b, lv, over);
+    free(over);
     strbuf s;
     sb_init(&s);
     for (int k = 0; k < pl.n; k++) {
@@ -305,31 +297,13 @@ int cmd_show(int argc, char **argv)
         packing_compute(&pk, &b, 0);
         if (pk.n) {
             printf("  packing order (goals numbered 1-9, a-z, A-Z in the order they are filled):\n");
-            uint8_t *rank = calloc((size_t)b.nsq, 1);
+            char *over = xcalloc((size_t)b.nsq, 1);
+            for (int j = 0; j < b.nboxes; j++)
+                over[b.goals[j]] = '?'; /* a goal the order leaves out */
             for (int i = 0; i < pk.n; i++)
-                rank[pk.order[i]] = (uint8_t)(i + 1);
-            for (int r = 0; r < lv->height; r++) {
-                char *row = malloc((size_t)lv->width + 1);
-                int len = 0;
-                for (int c2 = 0; c2 < lv->width; c2++) {
-                    int k2 = r * lv->width + c2;
-                    sq_t sq = b.sq_of_cell[k2];
-                    char g = lv->grid[k2];
-                    if (sq != SQ_NONE && rank[sq]) {
-                        int v = rank[sq] - 1;
-                        g = v < 9 ? (char)('1' + v) : v < 35 ? (char)('a' + v - 9)
-                                                             : v < 61 ? (char)('A' + v - 35) : '+';
-                    } else if (g == '.' || g == '*' || g == '+') {
-                        g = '?';
-                    }
-                    row[c2] = g;
-                    if (g != ' ')
-                        len = c2 + 1;
-                }
-                printf("  %.*s\n", len, row);
-                free(row);
-            }
-            free(rank);
+                over[pk.order[i]] = step_char(i);
+            print_drawn(&b, lv, over);
+            free(over);
         } else {
             printf("  packing order: none found\n");
         }

@@ -196,8 +196,10 @@ int boxpath_search_dir(boxpath *bp, position *p, sq_t from, sq_t to, int last_di
     return n;
 }
 
-int boxpath_moves(boxpath *bp, position *p, const reach *r, sq_t from, unsigned first_allow,
-                  box_move *out)
+/* The start of a walk of boxpath_moves or boxpath_pulls: a fresh stamp,
+ * and the sides of the box on `from` that the player reaches now (r), one
+ * region, marked served and seen. Returns them as a mask. */
+static int walk_begin(boxpath *bp, const position *p, const reach *r, sq_t from)
 {
     const board *b = p->b;
     if (++bp->stamp == 0) {
@@ -205,9 +207,6 @@ int boxpath_moves(boxpath *bp, position *p, const reach *r, sq_t from, unsigned 
         memset(bp->side_stamp, 0, sizeof(uint32_t) * (size_t)bp->nsq * 4);
         bp->stamp = 1;
     }
-    sq_t player0 = p->player;
-    int head = 0, tail = 0, nout = 0;
-    /* The start: the sides the player reaches now are one region. */
     int sides0 = 0;
     for (int d = 0; d < 4; d++) {
         sq_t t = b->nb[from][d];
@@ -220,6 +219,39 @@ int boxpath_moves(boxpath *bp, position *p, const reach *r, sq_t from, unsigned 
             bp->side_mask[from * 4 + d] = (uint8_t)sides0;
             bp->mark[from * 4 + d] = bp->stamp;
         }
+    return sides0;
+}
+
+/* Serves state st of a walk: puts the box (now on *cur_box) and the player
+ * where st says, and returns the sides of the box the player reaches,
+ * marking every state of that region served. */
+static int walk_serve(boxpath *bp, position *p, int st, sq_t *cur_box)
+{
+    const board *b = p->b;
+    sq_t box = (sq_t)(st / 4);
+    sq_t pl = b->nb[box][st % 4];
+    if (box != *cur_box) {
+        undo_rec u;
+        pos_relocate(p, *cur_box, box, pl, &u);
+        *cur_box = box;
+    }
+    p->player = pl;
+    int sides = sides_reached(bp, p, box, pl);
+    for (int d = 0; d < 4; d++)
+        if (sides & (1 << d)) {
+            bp->side_stamp[box * 4 + d] = bp->stamp;
+            bp->side_mask[box * 4 + d] = (uint8_t)sides;
+        }
+    return sides;
+}
+
+int boxpath_moves(boxpath *bp, position *p, const reach *r, sq_t from, unsigned first_allow,
+                  box_move *out)
+{
+    const board *b = p->b;
+    sq_t player0 = p->player;
+    int head = 0, tail = 0, nout = 0;
+    int sides0 = walk_begin(bp, p, r, from);
     for (int d = 0; d < 4; d++) {
         sq_t ahead = b->nb[from][d];
         if (!(first_allow & (1u << d)) || !(sides0 & (1 << DIR_OPP(d))) || ahead == SQ_NONE ||
@@ -237,19 +269,7 @@ int boxpath_moves(boxpath *bp, position *p, const reach *r, sq_t from, unsigned 
         if (bp->side_stamp[st] == bp->stamp)
             continue; /* a side of a region already served at this square */
         sq_t box = (sq_t)(st / 4);
-        sq_t pl = b->nb[box][st % 4];
-        if (box != cur_box) {
-            undo_rec u;
-            pos_relocate(p, cur_box, box, pl, &u);
-            cur_box = box;
-        }
-        p->player = pl;
-        int sides = sides_reached(bp, p, box, pl);
-        for (int d = 0; d < 4; d++)
-            if (sides & (1 << d)) {
-                bp->side_stamp[box * 4 + d] = bp->stamp;
-                bp->side_mask[box * 4 + d] = (uint8_t)sides;
-            }
+        int sides = walk_serve(bp, p, st, &cur_box);
         out[nout].to = box;
         out[nout].dir = (uint8_t)DIR_OPP(st % 4);
         out[nout].first = (uint8_t)bp->parent[st];
@@ -285,26 +305,9 @@ int boxpath_pulls(boxpath *bp, position *p, const reach *r, sq_t from, const uin
                   box_move *out)
 {
     const board *b = p->b;
-    if (++bp->stamp == 0) {
-        memset(bp->mark, 0, sizeof(uint32_t) * (size_t)bp->nsq * 4);
-        memset(bp->side_stamp, 0, sizeof(uint32_t) * (size_t)bp->nsq * 4);
-        bp->stamp = 1;
-    }
     sq_t player0 = p->player;
     int head = 0, tail = 0, nout = 0;
-    /* The start: the sides the player reaches now are one region. */
-    int sides0 = 0;
-    for (int d = 0; d < 4; d++) {
-        sq_t t = b->nb[from][d];
-        if (t != SQ_NONE && p->box_at[t] == NO_BOX && reach_floor(r, t))
-            sides0 |= 1 << d;
-    }
-    for (int d = 0; d < 4; d++)
-        if (sides0 & (1 << d)) {
-            bp->side_stamp[from * 4 + d] = bp->stamp;
-            bp->side_mask[from * 4 + d] = (uint8_t)sides0;
-            bp->mark[from * 4 + d] = bp->stamp;
-        }
+    int sides0 = walk_begin(bp, p, r, from);
     /* a pull in direction d: the player on q = nb[box][d] steps on to
      * nb[q][d], the box follows onto q; the player ends on side d of q */
     for (int d = 0; d < 4; d++) {
@@ -329,19 +332,7 @@ int boxpath_pulls(boxpath *bp, position *p, const reach *r, sq_t from, const uin
         if (bp->side_stamp[st] == bp->stamp)
             continue; /* a side of a region already served at this square */
         sq_t box = (sq_t)(st / 4);
-        sq_t pl = b->nb[box][st % 4];
-        if (box != cur_box) {
-            undo_rec u;
-            pos_relocate(p, cur_box, box, pl, &u);
-            cur_box = box;
-        }
-        p->player = pl;
-        int sides = sides_reached(bp, p, box, pl);
-        for (int d = 0; d < 4; d++)
-            if (sides & (1 << d)) {
-                bp->side_stamp[box * 4 + d] = bp->stamp;
-                bp->side_mask[box * 4 + d] = (uint8_t)sides;
-            }
+        int sides = walk_serve(bp, p, st, &cur_box);
         out[nout].to = box;
         out[nout].dir = (uint8_t)(st % 4);
         out[nout].first = (uint8_t)bp->parent[st];

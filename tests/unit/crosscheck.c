@@ -71,3 +71,14 @@ void crosscheck_file(const char *name, int count, solve_fn solve, const void *cf
     CHECK_INT(agree, checked);
     collection_free(&c);
 }
+
+int test_board_of(const char *text, collection *c, board *b)
+{
+    collection_parse(c, "test.xsb", text, strlen(text));
+    if (c->nlevels != 1 || c->levels[0].error)
+        return -1;
+    if (board_build(b, &c->levels[0]) != 0)
+        return -1;
+    distance_analyze(b);
+    return 0;
+}

@@ -24,4 +24,9 @@ int crosscheck_level(const level *lv, solve_fn solve, const void *cfg, int optim
  * Reports each disagreement as a test failure. */
 void crosscheck_file(const char *name, int count, solve_fn solve, const void *cfg, int optimal);
 
+/* Parses a one-level XSB text into c and builds and analyses its board b
+ * (distance_analyze). Returns 0, or -1 when the text is no valid level
+ * (then only c needs freeing). */
+int test_board_of(const char *text, collection *c, board *b);
+
 #endif

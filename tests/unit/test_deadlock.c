@@ -7,6 +7,7 @@
  * subset of the boxes) is checked the same way, on the corral's boxes as
  * the solver uses it and on random subsets. */
 #include "test.h"
+#include "crosscheck.h"
 #include "../../src/analysis/distance.h"
 #include "../../src/core/level.h"
 #include "../../src/core/reach.h"
@@ -34,6 +35,31 @@ static int solvable(const board *b, const position *p, long *pushes)
     membudget m;
     mem_init(&m, 1ULL << 30);
     return bfs_solvable(b, p, &lim, &m, pushes);
+}
+
+/* One random legal push in p (of the first 256 found); *to gets the square
+ * the box lands on. Returns 0 when no push is possible. */
+static int random_push(position *p, reach *r, sq_t *to)
+{
+    const board *b = p->b;
+    reach_compute(r, p, p->player);
+    sq_t fr[256];
+    int dr[256], n = 0;
+    for (int i = 0; i < b->nboxes; i++)
+        for (int d = 0; d < 4 && n < 256; d++) {
+            sq_t s = p->boxes[i], be = b->nb[s][DIR_OPP(d)], t = b->nb[s][d];
+            if (be != SQ_NONE && reach_floor(r, be) && pos_free_sq(p, t)) {
+                fr[n] = s;
+                dr[n++] = d;
+            }
+        }
+    if (n == 0)
+        return 0;
+    int m = rand() % n;
+    undo_rec u;
+    pos_push(p, fr[m], dr[m], 1, &u);
+    *to = u.to;
+    return 1;
 }
 
 static void sample_level(const level *lv, int samples, tally *t, unsigned seed)
@@ -66,25 +92,9 @@ static void sample_level(const level *lv, int samples, tally *t, unsigned seed)
         pos_set(&p, b.start_boxes, b.start_player);
         int steps = 1 + rand() % 12;
         sq_t last = SQ_NONE;
-        for (int k = 0; k < steps; k++) {
-            reach_compute(&r, &p, p.player);
-            sq_t fr[256];
-            int dr[256], n = 0;
-            for (int i = 0; i < b.nboxes; i++)
-                for (int d = 0; d < 4 && n < 256; d++) {
-                    sq_t s = p.boxes[i], be = b.nb[s][DIR_OPP(d)], to = b.nb[s][d];
-                    if (be != SQ_NONE && reach_floor(&r, be) && pos_free_sq(&p, to)) {
-                        fr[n] = s;
-                        dr[n++] = d;
-                    }
-                }
-            if (n == 0)
+        for (int k = 0; k < steps; k++)
+            if (!random_push(&p, &r, &last))
                 break;
-            int m2 = rand() % n;
-            undo_rec u;
-            pos_push(&p, fr[m2], dr[m2], 1, &u);
-            last = u.to;
-        }
         if (last == SQ_NONE || pos_solved(&p))
             continue;
         long opt = -1;
@@ -294,22 +304,10 @@ static void sample_fixed(const level *lv, int samples, fixed_tally *t, unsigned 
         } else {
             t->alive_pulled++;
         }
-        for (int k = 0; k < pushes; k++) {
-            reach_compute(&r, &p, p.player);
-            sq_t fr[256];
-            int dr[256], n = 0;
-            for (int i = 0; i < b.nboxes; i++)
-                for (int d = 0; d < 4 && n < 256; d++) {
-                    sq_t s = p.boxes[i], be = b.nb[s][DIR_OPP(d)], to = b.nb[s][d];
-                    if (be != SQ_NONE && reach_floor(&r, be) && pos_free_sq(&p, to))
-                        fr[n] = s, dr[n++] = d;
-                }
-            if (n == 0)
+        sq_t last;
+        for (int k = 0; k < pushes; k++)
+            if (!random_push(&p, &r, &last))
                 break;
-            int m = rand() % n;
-            undo_rec u;
-            pos_push(&p, fr[m], dr[m], 1, &u);
-        }
         if (pushes == 0 || pos_solved(&p))
             continue;
         t->positions++;
@@ -364,13 +362,11 @@ TEST(fixed_box_matching_sound_boxoban)
 static int fixed_of_text(const char *text, int *nfixed)
 {
     collection c;
-    collection_parse(&c, "t.xsb", text, strlen(text));
     board b;
-    if (c.nlevels != 1 || c.levels[0].error || board_build(&b, &c.levels[0]) != 0) {
+    if (test_board_of(text, &c, &b) != 0) {
         collection_free(&c);
         return -1;
     }
-    distance_analyze(&b);
     position p;
     pos_init(&p, &b);
     fixed_ctx fx;

@@ -219,18 +219,6 @@ TEST(macro_moves_match_brute_force_boxoban)
 #include "../../src/heuristic/features.h"
 #include "../../src/search/fess.h"
 
-/* Builds the board of a one-level XSB text. */
-static int board_of(const char *text, collection *c, board *b)
-{
-    collection_parse(c, "test.xsb", text, strlen(text));
-    if (c->nlevels != 1 || c->levels[0].error)
-        return -1;
-    if (board_build(b, &c->levels[0]) != 0)
-        return -1;
-    distance_analyze(b);
-    return 0;
-}
-
 TEST(features_connectivity_hand_made)
 {
     /* Two 3x3 rooms joined by a one-square doorway, the box in it:
@@ -244,7 +232,7 @@ TEST(features_connectivity_hand_made)
     const char *text = "#########\n#   #   #\n# @ $ . #\n#   #   #\n#########\n";
     collection c;
     board b;
-    REQUIRE(board_of(text, &c, &b) == 0);
+    REQUIRE(test_board_of(text, &c, &b) == 0);
     position p;
     pos_init(&p, &b);
     feat_ctx fc;
@@ -276,7 +264,7 @@ TEST(features_packed_counts_the_filled_prefix)
     const char *text = "##########\n#        #\n# $$$####\n#@   ...#\n#    ####\n######\n";
     collection c;
     board b;
-    REQUIRE(board_of(text, &c, &b) == 0);
+    REQUIRE(test_board_of(text, &c, &b) == 0);
     packing pk;
     packing_compute(&pk, &b, 0);
     REQUIRE(pk.n == 3);

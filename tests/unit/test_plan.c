@@ -7,6 +7,7 @@
  *    step), and the base search completes the plan on the levels where the
  *    greedy packing order finds none. */
 #include "test.h"
+#include "crosscheck.h"
 #include "../../src/analysis/distance.h"
 #include "../../src/analysis/packing.h"
 #include "../../src/analysis/plan.h"
@@ -15,17 +16,6 @@
 #include "../../src/util/util.h"
 
 #include <stdlib.h>
-
-static int board_of_text(const char *text, collection *c, board *b)
-{
-    collection_parse(c, "test.xsb", text, strlen(text));
-    if (c->nlevels != 1 || c->levels[0].error)
-        return -1;
-    if (board_build(b, &c->levels[0]) != 0)
-        return -1;
-    distance_analyze(b);
-    return 0;
-}
 
 static sq_t at(const board *b, int row, int col)
 {
@@ -56,7 +46,7 @@ TEST(plan_hand_made_corridor)
     const char *text = "##########\n#..*     #\n#######  #\n#  $ $   #\n#    @   #\n##########\n";
     collection c;
     board b;
-    REQUIRE(board_of_text(text, &c, &b) == 0);
+    REQUIRE(test_board_of(text, &c, &b) == 0);
     plan pl;
     REQUIRE(plan_compute(&pl, &b, 0, 0) == 0);
     CHECK(pl.complete);
