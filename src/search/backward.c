@@ -73,6 +73,10 @@ struct backward {
     stop_reason stop;
     int64_t next_progress;
     uint32_t checks;
+
+    const node_store *watched[BACKWARD_WATCHED]; /* forward stores to meet */
+    int nwatched;
+    int met; /* the solution (out->pushes) was built at a meeting */
 };
 
 /* ---------------------------------------------------------- open list */
@@ -301,6 +305,27 @@ static int limits_hit(backward *w)
     return 1;
 }
 
+/* Whether the new node c (key hash) is a position a watched forward
+ * search stored; if so, the solution goes through it: built now, while the
+ * forward store is sure to exist. */
+static int meet(backward *w, uint64_t hash, uint32_t c)
+{
+    for (int k = 0; k < w->nwatched; k++) {
+        uint32_t x = nodes_find(w->watched[k], hash);
+        if (x == NODE_NONE)
+            continue;
+        push_seq *ps = &w->out->pushes;
+        ps->n = 0;
+        nodes_path(w->watched[k], x, ps);
+        backward_pushes_from(w, c, ps);
+        w->goal = c;
+        w->met = 1;
+        w->st->meetings++;
+        return 1;
+    }
+    return 0;
+}
+
 /* Expands node n: stores its new children and queues them. Returns 1 when
  * the search must stop (the start found, or memory spent). */
 static int expand(backward *w, uint32_t n)
@@ -375,6 +400,10 @@ static int expand(backward *w, uint32_t n)
                 w->st->max_depth = ng;
             if (goal) {
                 w->goal = c;
+                pos_undo(p, &u);
+                return 1;
+            }
+            if (meet(w, hash, c)) {
                 pos_undo(p, &u);
                 return 1;
             }
@@ -521,11 +550,36 @@ int backward_step(backward *w, uint64_t node_budget)
     return 1;
 }
 
-/* The solution: from the goal up to its root, each pull read forwards. */
-static void forward_pushes(const backward *w, push_seq *out)
+uint32_t backward_find(const backward *w, uint64_t hash)
+{
+    if (w->trivial || w->ns.count == 0)
+        return NODE_NONE;
+    uint32_t x = nodes_find(&w->ns, hash);
+    /* node 0 is the virtual root, no position */
+    return x == 0 ? NODE_NONE : x;
+}
+
+void backward_watch(backward *w, const node_store *fwd)
+{
+    if (w->nwatched < BACKWARD_WATCHED)
+        w->watched[w->nwatched++] = fwd;
+}
+
+void backward_unwatch(backward *w, const node_store *fwd)
+{
+    for (int k = 0; k < w->nwatched; k++)
+        if (w->watched[k] == fwd) {
+            w->watched[k] = w->watched[--w->nwatched];
+            return;
+        }
+}
+
+/* From node x up to its root, each pull read forwards: the pushes from
+ * x's position to the goal. */
+void backward_pushes_from(const backward *w, uint32_t x0, push_seq *out)
 {
     const node_store *ns = &w->ns;
-    for (uint32_t x = w->goal;; x = nodes_at(ns, x)->parent) {
+    for (uint32_t x = x0;; x = nodes_at(ns, x)->parent) {
         const node *nd = nodes_at(ns, x);
         const node *pn = nodes_at(ns, nd->parent);
         if (pn->parent == NODE_NONE)
@@ -539,8 +593,8 @@ void backward_end(backward *w)
     search_outcome *out = w->out;
     membudget *mem = w->mem;
     if (w->goal != NODE_NONE || w->trivial) {
-        if (w->goal != NODE_NONE)
-            forward_pushes(w, &out->pushes);
+        if (w->goal != NODE_NONE && !w->met)
+            backward_pushes_from(w, w->goal, &out->pushes);
         out->solved = 1;
         out->stop = STOP_NONE;
     }

@@ -31,6 +31,8 @@
 #include "search.h"
 #include "../core/position.h"
 
+struct node_store;
+
 typedef struct backward_config {
     int reach;    /* a box only where a start square pushes a lone box */
     int matching; /* boxes matched to distinct start squares (minimum matching
@@ -51,6 +53,28 @@ backward *backward_begin(const board *b, const backward_config *cfg, search_limi
                          membudget *mem, search_outcome *out);
 int backward_step(backward *w, uint64_t node_budget);
 void backward_end(backward *w);
+
+/* Meeting the forward searches (a bidirectional search). A position that
+ * a forward search reached from the start and this search reached from
+ * the goal solves the level: the forward path to it, then this search's
+ * path from it, read forwards. Positions are compared by their node-store
+ * key (the boxes' Zobrist hash XOR the normalized player's), so the two
+ * stores must come from searches of the same board. */
+
+/* The node of w's store holding the position with key `hash` (a position
+ * the goal is reached from by pushes), or NODE_NONE. w may have ended
+ * (backward_step returned 1) but not been freed. */
+uint32_t backward_find(const backward *w, uint64_t hash);
+/* Appends to `out` the macro pushes that take the position of node x (from
+ * backward_find) to the goal. */
+void backward_pushes_from(const backward *w, uint32_t x, push_seq *out);
+/* From now on w looks up every position it stores in `fwd`, the node store
+ * of a forward search whose paths start at the level's start; a hit ends
+ * the search solved (stat meetings). At most BACKWARD_WATCHED stores; a
+ * store must be unwatched before it is freed. */
+#define BACKWARD_WATCHED 4
+void backward_watch(backward *w, const struct node_store *fwd);
+void backward_unwatch(backward *w, const struct node_store *fwd);
 
 /* For the soundness tests: whether the search's rules would cut position
  * p (1: a box where no start square pushes a lone box with the player on

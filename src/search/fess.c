@@ -1,5 +1,6 @@
 /* fess.c: the feature-space search (see fess.h). */
 #include "fess.h"
+#include "backward.h"
 #include "boxpath.h"
 #include "nodes.h"
 #include "pstack.h"
@@ -91,6 +92,8 @@ struct fess {
     uint32_t seq;
 
     search_outcome *out;
+    const backward *meet; /* the backward search to meet, or NULL */
+    int met;              /* out->pushes was built at a meeting */
     int finished; /* the search has ended */
     uint32_t goal;
     stop_reason stop;
@@ -406,6 +409,19 @@ static int generate(fess *f, uint32_t n, int pruned)
                     pos_undo(p, &u);
                     return 1;
                 }
+                uint32_t x = f->meet ? backward_find(f->meet, hash) : NODE_NONE;
+                if (x != NODE_NONE) {
+                    /* the goal is reached from here: the solution is built
+                     * now, while the backward search is sure to exist */
+                    f->out->pushes.n = 0;
+                    nodes_path(&f->ns, c, &f->out->pushes);
+                    backward_pushes_from(f->meet, x, &f->out->pushes);
+                    f->goal = c;
+                    f->met = 1;
+                    f->st->meetings++;
+                    pos_undo(p, &u);
+                    return 1;
+                }
             }
             /* a position's rank depends on its boxes alone: computed once,
              * when it is stored */
@@ -420,6 +436,8 @@ static int generate(fess *f, uint32_t n, int pruned)
                     return 1;
                 }
             }
+            if ((uint64_t)rank_packed(rank) > f->st->best_packed)
+                f->st->best_packed = (uint64_t)rank_packed(rank);
             int opens = f->cfg->advisors && opens_push(f, p, m->to);
             add_kid(f, c, rank, from, m->to, opens);
             pos_undo(p, &u);
@@ -635,6 +653,16 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     return f;
 }
 
+void fess_watch(fess *f, const backward *w)
+{
+    f->meet = w;
+}
+
+const node_store *fess_nodes(const fess *f)
+{
+    return &f->ns;
+}
+
 int fess_plan_replaced_order(const fess *f)
 {
     return f->pl.n > 0 && f->pk.n > 0;
@@ -668,7 +696,8 @@ void fess_end(fess *f)
     search_outcome *out = f->out;
     membudget *mem = f->mem;
     if (f->goal != NODE_NONE) {
-        nodes_path(&f->ns, f->goal, &out->pushes);
+        if (!f->met)
+            nodes_path(&f->ns, f->goal, &out->pushes);
         out->solved = 1;
         out->stop = STOP_NONE;
     }

@@ -63,4 +63,12 @@ void fess_end(fess *f);
  * too (then a search with --plan 1 would rank positions differently). */
 int fess_plan_replaced_order(const fess *f);
 
+/* Meeting the backward search (backward.h): f looks up every position it
+ * stores in w's store; a hit ends the search solved through it (stat
+ * meetings). w = NULL stops it (before w is freed). */
+struct backward;
+void fess_watch(fess *f, const struct backward *w);
+/* f's node store, for backward_watch. */
+const struct node_store *fess_nodes(const fess *f);
+
 #endif

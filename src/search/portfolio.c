@@ -46,6 +46,7 @@ typedef struct portfolio {
     atomic_int ended;      /* 0, or 1 + the member whose end ended the level */
     _Atomic uint64_t nodes_left; /* side by side, with a node limit: positions
                                     not yet granted to a member */
+    int ib;                /* the backward member, or -1 */
 } portfolio;
 
 static int member_step(member *m, uint64_t budget)
@@ -57,10 +58,18 @@ static int member_step(member *m, uint64_t budget)
     }
 }
 
-static void member_end(member *m)
+/* Frees member m's search, first ending the meetings that read its store
+ * (p->ib: the backward member, or -1). */
+static void member_end(portfolio *p, member *m)
 {
     if (!m->search)
         return;
+    if (p->ib >= 0 && m->kind == MEMBER_FESS && p->m[p->ib].search)
+        backward_unwatch(p->m[p->ib].search, fess_nodes(m->search));
+    if (m->kind == MEMBER_BACKWARD)
+        for (int i = 0; i < p->n; i++)
+            if (p->m[i].kind == MEMBER_FESS && p->m[i].search)
+                fess_watch(p->m[i].search, NULL);
     if (m->kind == MEMBER_FESS)
         fess_end(m->search);
     else if (m->kind == MEMBER_ASTAR)
@@ -80,7 +89,7 @@ static int member_ended(portfolio *p, int i)
     member *x = &p->m[i];
     stop_reason r = x->out.stop;
     if (r == STOP_MEMORY || r == STOP_NODES) {
-        member_end(x);
+        member_end(p, x);
         return 0;
     }
     if (r != STOP_HALTED) {
@@ -185,10 +194,22 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
         p.n = 3;
     }
     int ib = -1; /* the backward member */
+    p.ib = -1;
     if (cfg->use_backward) {
         ib = p.n++;
         m[ib] = (member){.name = "backward", .kind = MEMBER_BACKWARD, .slice = SLICE_BACKWARD};
         m[ib].search = backward_begin(b, &cfg->backward, &p.sub, mem, &m[ib].out);
+        p.ib = ib;
+        /* The FESS members and the backward search meet: each looks up the
+         * positions it stores in the other's store (they run on one thread,
+         * in turn or side by side, so the stores are never read while they
+         * grow). */
+        if (cfg->meet)
+            for (int i = 0; i < p.n; i++)
+                if (m[i].kind == MEMBER_FESS) {
+                    fess_watch(m[i].search, m[ib].search);
+                    backward_watch(m[ib].search, fess_nodes(m[i].search));
+                }
     }
     spare_task task;
     stop_reason stop = STOP_MEMORY; /* when every member ran out of memory */
@@ -252,7 +273,7 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
             break;
     }
     for (int i = 0; i < p.n; i++)
-        member_end(&m[i]);
+        member_end(&p, &m[i]);
     /* The member that ended the level; a solution wins anyway (side by
      * side, one may solve just after the other hit the time limit). */
     int e = atomic_load(&p.ended) - 1;
@@ -269,7 +290,8 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
         out->solved = 1;
         out->pushes = win->out.pushes;
         win->out.pushes = (push_seq){0};
-        out->strategy = win->name;
+        /* a meeting: the solution is a FESS path and a backward one */
+        out->strategy = win->out.st.meetings ? "meet" : win->name;
     } else {
         out->stop = e >= 0 ? m[e].out.stop : stop;
         out->strategy = "portfolio";

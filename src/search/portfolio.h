@@ -34,6 +34,7 @@ typedef struct portfolio_config {
     fess_config fess;
     backward_config backward;
     int use_backward; /* the backward search as a member with a short turn */
+    int meet;         /* the FESS members and the backward search meet */
 } portfolio_config;
 
 /* Solves from the level's start; out->strategy names the strategy that

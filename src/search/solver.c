@@ -125,7 +125,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             backward_solve(&b, &bcfg, lim, &mem, &out);
         } else {
             portfolio_config pcfg = {.astar = acfg, .fess = fcfg, .backward = bcfg,
-                                     .use_backward = 1};
+                                     .use_backward = 1, .meet = (int)o->meet};
             portfolio_solve(&b, &pcfg, lim, &mem, &out);
         }
     }

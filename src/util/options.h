@@ -21,6 +21,7 @@
     X(rooms, INT, 1, 0, 1, "fess: the rooms feature (links between rooms that boxes cut)") \
     X(oop, INT, 0, 0, 1, "fess: the out-of-plan feature (boxes the plan's next steps cannot use) and its advisor") \
     X(plan, INT, 2, 0, 2, "fess: packing plan with parking from the base search: 0 = off, 1 = where the packing order fails, 2 = also where the plan is complete") \
+    X(meet, INT, 1, 0, 1, "portfolio: the feature-space and backward searches meet (a position both reach solves the level)") \
     X(max_nodes, DBL, 0, 0, 1e15, "stop after storing this many positions (0 = no limit)")   \
     X(dead_squares, INT, 1, 0, 1, "prune pushes onto dead squares")                          \
     X(freeze, INT, 1, 0, 1, "prune freeze deadlocks")                                        \

@@ -15,8 +15,8 @@ void stats_print(FILE *f, const char *prefix, const stats *s)
 void stats_add(stats *a, const stats *b)
 {
 #define STATS_ADD(name, desc)                                                           \
-    if (strcmp(#name, "max_depth") == 0 || strcmp(#name, "best_lower_bound") == 0 ||    \
-        strcmp(#name, "mem_bytes") == 0) {                                              \
+    if (strcmp(#name, "max_depth") == 0 || strcmp(#name, "best_packed") == 0 ||        \
+        strcmp(#name, "best_lower_bound") == 0 || strcmp(#name, "mem_bytes") == 0) {   \
         if (b->name > a->name)                                                          \
             a->name = b->name;                                                          \
     } else {                                                                            \

@@ -29,9 +29,11 @@
     X(setpos_steps, "pushes made and unmade to put positions on the board")    \
     X(reach_calls, "player reachability computations")                         \
     X(reach_reused, "reachability updated from the parent's after a push")     \
+    X(meetings, "positions both a forward and the backward search reached")   \
     X(cells, "feature-space cells made")                                       \
     X(advised, "moves an advisor chose (weight 0)")                            \
     X(max_depth, "deepest position (pushes)")                                  \
+    X(best_packed, "most boxes packed in packing order (feature search)")      \
     X(best_lower_bound, "highest f expanded (pushes)")                         \
     X(lent_threads, "threads lent to the level (strategies side by side)")     \
     X(mem_bytes, "peak bytes in the search's memory budget")
@@ -44,8 +46,8 @@ typedef struct stats {
 
 /* Prints "prefix name  value  description" lines for nonzero counters. */
 void stats_print(FILE *f, const char *prefix, const stats *s);
-/* Adds every counter of b into a (max_depth, best_lower_bound and mem_bytes
- * take the maximum). */
+/* Adds every counter of b into a (max_depth, best_packed, best_lower_bound and
+ * mem_bytes take the maximum). */
 void stats_add(stats *a, const stats *b);
 
 #endif

@@ -5,7 +5,9 @@
  *  - the backward search's pruning never cuts a position reached from the
  *    start by pushes (those are exactly the positions from which the start
  *    is reachable by pulls);
- *  - the search solves what BFS solves, and every solution replays. */
+ *  - the search solves what BFS solves, and every solution replays;
+ *  - meeting a feature-space search: the two in turn, one expansion each,
+ *    solve what BFS solves, and the solutions through a meeting replay. */
 #include "test.h"
 #include "crosscheck.h"
 #include "../../src/analysis/distance.h"
@@ -14,6 +16,7 @@
 #include "../../src/core/reach.h"
 #include "../../src/search/backward.h"
 #include "../../src/search/boxpath.h"
+#include "../../src/search/fess.h"
 #include "../../src/util/util.h"
 
 #include <stdlib.h>
@@ -470,4 +473,59 @@ TEST(backward_agrees_with_bfs_from_sampled_positions)
     collection_free(&c);
     CHECK(solvable > count / 2);
     CHECK(dead > count / 4);
+}
+
+/* The feature-space search and the backward search in turn, one expansion
+ * each, meeting; counts the levels solved through a meeting. */
+static int meet_solved;
+
+static void run_meet(const board *b, const void *cfg, search_limits *lim, membudget *mem,
+                     search_outcome *out)
+{
+    (void)cfg;
+    fess_config fc = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .matching = 1,
+                      .fixed = 1, .packing = 1, .advisors = 1, .rooms = 1, .plan = 2};
+    backward_config bc = backward_all_on();
+    search_outcome of, ob;
+    fess *f = fess_begin(b, &fc, lim, mem, &of);
+    backward *w = backward_begin(b, &bc, lim, mem, &ob);
+    fess_watch(f, w);
+    backward_watch(w, fess_nodes(f));
+    int fd = 0, bd = 0;
+    for (;;) {
+        if (!fd)
+            fd = fess_step(f, of.st.nodes + 1);
+        if (fd && of.stop != STOP_EXHAUSTED)
+            break; /* solved, or a limit */
+        if (!bd)
+            bd = backward_step(w, ob.st.nodes + 1);
+        if (bd && ob.stop != STOP_EXHAUSTED)
+            break;
+        if (fd && bd)
+            break;
+    }
+    backward_unwatch(w, fess_nodes(f));
+    fess_end(f);
+    backward_end(w);
+    search_outcome *win = of.solved ? &of : ob.solved ? &ob : NULL;
+    *out = win ? *win : of;
+    if (win && win->st.meetings)
+        meet_solved++;
+    if (win != &of)
+        push_seq_free(&of.pushes);
+    if (win != &ob)
+        push_seq_free(&ob.pushes);
+    if (!win && ob.stop != STOP_EXHAUSTED)
+        out->stop = ob.stop;
+}
+
+TEST(fess_and_backward_meet)
+{
+    const char *path = test_shared_level("boxoban/medium/valid/000.txt");
+    if (!path)
+        SKIP("shared boxoban levels not found");
+    meet_solved = 0;
+    crosscheck_file("boxoban/medium/valid/000.txt", 50, run_meet, NULL, 0);
+    /* the test means something only if meetings happen */
+    CHECK(meet_solved >= (test_quick() ? 5 : 25));
 }
