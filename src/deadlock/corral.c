@@ -25,7 +25,8 @@ void corral_init(corral_ctx *c, const board *b)
     c->fence = xmalloc(sizeof(uint16_t) * (size_t)b->nboxes);
     c->best_fence = xmalloc(sizeof(uint16_t) * (size_t)b->nboxes);
     c->allow_try = xcalloc((size_t)b->nboxes, 1);
-    c->max_seeds = 16;
+    c->max_seeds = CORRAL_MAX_SEEDS;
+    c->all_fence = xmalloc(sizeof(uint16_t) * (size_t)b->nboxes * CORRAL_MAX_SEEDS);
 }
 
 void corral_free(corral_ctx *c)
@@ -43,6 +44,7 @@ void corral_free(corral_ctx *c)
     free(c->fence);
     free(c->best_fence);
     free(c->allow_try);
+    free(c->all_fence);
     memset(c, 0, sizeof *c);
 }
 
@@ -199,6 +201,8 @@ int corral_prune(corral_ctx *c, const position *p, const reach *r, uint8_t *allo
     c->nrbox = 0;
     c->reg_box[0] = 0;
     int best = -1, seeds = 0;
+    c->nall = 0;
+    c->all_start[0] = 0;
     for (int i = 0; i < b->nboxes && best != 0; i++) {
         sq_t s = p->boxes[i];
         if (!reach_box(r, s))
@@ -214,6 +218,11 @@ int corral_prune(corral_ctx *c, const position *p, const reach *r, uint8_t *allo
                 return best;
             int n = try_seed(c, p, r, q);
             c->reg_seen[id] = 1; /* the seed corral seeds no further attempt */
+            if (n >= 0) {
+                int at = c->all_start[c->nall];
+                memcpy(c->all_fence + at, c->fence, sizeof(uint16_t) * (size_t)c->nfence);
+                c->all_start[++c->nall] = at + c->nfence;
+            }
             if (n >= 0 && (best < 0 || n < best)) {
                 best = n;
                 memset(allow, 0, (size_t)b->nboxes);

@@ -29,6 +29,9 @@
 #include "../core/position.h"
 #include "../core/reach.h"
 
+/* Corrals tried as seeds per position. */
+#define CORRAL_MAX_SEEDS 16
+
 typedef struct corral_ctx {
     /* The corrals of the position, labelled on demand, once per call of
      * corral_prune: region[s] is the corral of free unreachable square s
@@ -54,6 +57,11 @@ typedef struct corral_ctx {
     uint16_t *best_fence; /* [nboxes] F of the PI-corral corral_prune chose */
     int nbest;
     uint8_t *allow_try; /* [nboxes] allowed directions of the current attempt */
+    /* Every PI-corral corral_prune found, the chosen one included: the
+     * boxes of corral i are all_fence[all_start[i]..all_start[i + 1]). */
+    uint16_t *all_fence; /* [max_seeds * nboxes] */
+    int all_start[CORRAL_MAX_SEEDS + 1];
+    int nall;
     int max_seeds;      /* corrals tried per position */
 } corral_ctx;
 
@@ -65,7 +73,8 @@ void corral_free(corral_ctx *c);
  * returns how many pushes are allowed (0 = the position is a deadlock),
  * sets allow[box] to a mask of the directions (1 << dir) allowed for each
  * box index (other boxes get 0), and leaves the corral's boxes F in
- * c->best_fence[0..c->nbest). */
+ * c->best_fence[0..c->nbest). Every PI-corral found on the way is listed
+ * in c->all_fence (each is a proof target for a corral deadlock search). */
 int corral_prune(corral_ctx *c, const position *p, const reach *r, uint8_t *allow);
 
 #endif

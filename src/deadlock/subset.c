@@ -98,18 +98,43 @@ static int seen_insert(subset_ctx *s, uint64_t key)
     return 1;
 }
 
+/* Puts the boxes of a state on the shell (SQ_NONE: a box taken off). */
 static void place(subset_ctx *s, const sq_t *bx, int k)
 {
     for (int j = 0; j < k; j++) {
         s->shell.boxes[j] = bx[j];
-        s->shell.box_at[bx[j]] = (uint16_t)j;
+        if (bx[j] != SQ_NONE)
+            s->shell.box_at[bx[j]] = (uint16_t)j;
     }
 }
 
 static void lift(subset_ctx *s, int k)
 {
     for (int j = 0; j < k; j++)
-        s->shell.box_at[s->shell.boxes[j]] = NO_BOX;
+        if (s->shell.boxes[j] != SQ_NONE)
+            s->shell.box_at[s->shell.boxes[j]] = NO_BOX;
+}
+
+/* With s->xy: the first box of the state on the shell (the player's reach
+ * marked) that has a legal push along a row and one along a column, or -1. */
+static int free_box(subset_ctx *s, const sq_t *st, int k)
+{
+    const board *b = s->b;
+    for (int j = 0; j < k; j++) {
+        sq_t B = st[j];
+        if (B == SQ_NONE)
+            continue;
+        int axes = 0;
+        for (int d = 0; d < 4; d++) {
+            sq_t N = b->nb[B][DIR_OPP(d)], O = b->nb[B][d];
+            if (N != SQ_NONE && O != SQ_NONE && s->mark[N] == s->ts &&
+                s->shell.box_at[O] == NO_BOX && !b->dead[O])
+                axes |= 1 << (d & 1);
+        }
+        if (axes == 3)
+            return j;
+    }
+    return -1;
 }
 
 /* The search proper: 1 = no reduced solution exists, 0 = a solution was
@@ -127,15 +152,32 @@ static int search(subset_ctx *s, int k)
             lift(s, k);
             continue;
         }
-        int on = 0;
+        int off = 0;
         for (int j = 0; j < k; j++)
-            on += b->is_goal[st[j]];
-        if (on == k) {
+            off += st[j] != SQ_NONE && !b->is_goal[st[j]];
+        if (off == 0) {
             lift(s, k);
             return 0;
         }
+        int fb = s->xy ? free_box(s, st, k) : -1;
+        if (fb >= 0) {
+            /* the free box is taken off: the one successor */
+            if (n == s->limit) {
+                lift(s, k);
+                return 0;
+            }
+            sq_t *c = s->states + (size_t)n * w;
+            memcpy(c, st, sizeof(sq_t) * w);
+            c[fb] = SQ_NONE;
+            s->hashes[n] = s->hashes[head] ^ b->zbox[st[fb]];
+            n++;
+            lift(s, k);
+            continue;
+        }
         for (int j = 0; j < k; j++) {
             sq_t B = st[j];
+            if (B == SQ_NONE)
+                continue;
             for (int d = 0; d < 4; d++) {
                 sq_t N = b->nb[B][DIR_OPP(d)], O = b->nb[B][d];
                 if (N == SQ_NONE || O == SQ_NONE || s->mark[N] != s->ts ||
@@ -211,4 +253,50 @@ int subset_corral_dead(subset_ctx *s, const corral_ctx *c, const position *p, st
     st->subset_searches += s->searches - before;
     st->subset_deadlocks += (uint64_t)dead;
     return dead;
+}
+
+int subset_corrals_dead(subset_ctx *s, const corral_ctx *c, const position *p, stats *st)
+{
+    if (subset_corral_dead(s, c, p, st))
+        return 1;
+    for (int i = 0; i < c->nall; i++) {
+        int k = c->all_start[i + 1] - c->all_start[i];
+        const uint16_t *fence = c->all_fence + c->all_start[i];
+        if (k > s->maxk || (k == c->nbest && !memcmp(fence, c->best_fence, sizeof(uint16_t) * (size_t)k)))
+            continue; /* too large, or the chosen corral, searched above */
+        for (int j = 0; j < k; j++)
+            s->kept[j] = p->boxes[fence[j]];
+        uint64_t before = s->searches;
+        int dead = subset_dead(s, s->kept, k, p->player);
+        st->subset_searches += s->searches - before;
+        if (dead) {
+            st->subset_deadlocks++;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int subset_near(const position *p, sq_t to, int radius, int maxk, sq_t *kept)
+{
+    const board *b = p->b;
+    int r0 = board_row(b, to), c0 = board_col(b, to);
+    int k = 0;
+    if (maxk <= 0)
+        return 0;
+    kept[k++] = to;
+    /* rings of growing Manhattan distance, so the nearest boxes come first */
+    for (int dist = 1; dist <= 2 * radius && k < maxk; dist++)
+        for (int dy = -radius; dy <= radius && k < maxk; dy++)
+            for (int dx = -radius; dx <= radius && k < maxk; dx++) {
+                if (abs(dx) + abs(dy) != dist)
+                    continue;
+                int r = r0 + dy, c = c0 + dx;
+                if (r < 0 || c < 0 || r >= b->height || c >= b->width)
+                    continue;
+                sq_t q = b->sq_of_cell[r * b->width + c];
+                if (q != SQ_NONE && p->box_at[q] != NO_BOX)
+                    kept[k++] = q;
+            }
+    return k;
 }

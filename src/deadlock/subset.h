@@ -14,7 +14,15 @@
  * and freeze deadlocks, which stay sound in the reduced problem. Results
  * are cached by the kept boxes' squares and the player's normalized square
  * (a direct-mapped table, so answers stay deterministic). Nothing is
- * allocated after subset_init. */
+ * allocated after subset_init.
+ *
+ * The xy variant (s->xy) relaxes further: a box the player can push both
+ * along a row and along a column is taken off the board, and the search
+ * succeeds when every box left stands on a goal. Taking a box off never
+ * makes the rest harder (its goal need not be reached, and it blocks
+ * nothing), so a proof stays a proof; the searches end much sooner, which
+ * makes them cheap enough to run on a small neighbourhood of each moved
+ * box (a local deadlock test). */
 #ifndef KEEPER_SUBSET_H
 #define KEEPER_SUBSET_H
 
@@ -27,6 +35,8 @@ typedef struct subset_ctx {
     const board *b;
     int limit;        /* reduced positions per search */
     int maxk;         /* most boxes kept */
+    int xy;           /* take off a box as soon as it has a push along a row
+                         and one along a column (set after subset_init) */
     position shell;   /* box_at/boxes of the reduced position (freeze reads them) */
     freeze_ctx fz;
     uint32_t *mark;   /* [nsq] reach stamps */
@@ -59,5 +69,14 @@ int subset_dead(subset_ctx *s, const sq_t *boxes, int k, sq_t player);
  * player, are proven stuck. 0 (not proven) when the corral has more than
  * s->maxk boxes. Counts subset_searches and subset_deadlocks in st. */
 int subset_corral_dead(subset_ctx *s, const corral_ctx *c, const position *p, stats *st);
+
+/* The boxes of p near square `to` (a box's square): `to` first, then the
+ * boxes within `radius` squares on both axes, nearest (Manhattan) first,
+ * at most maxk in all. Returns how many were written to kept. */
+int subset_near(const position *p, sq_t to, int radius, int maxk, sq_t *kept);
+
+/* The same for every PI-corral corral_prune found (c->all_fence), the
+ * chosen one first: 1 when some corral's boxes are proven stuck. */
+int subset_corrals_dead(subset_ctx *s, const corral_ctx *c, const position *p, stats *st);
 
 #endif

@@ -22,6 +22,11 @@
 
 /* Corral deadlock searches keep at most this many boxes. */
 #define SUBSET_MAX_BOXES 64
+/* Local deadlock searches: the boxes kept around the moved box (within two
+ * squares on both axes, nearest first), and the states a search may visit. */
+#define LOCAL_MAX_BOXES 5
+#define LOCAL_RADIUS 2
+#define LOCAL_LIMIT 100
 /* Expansions between limit checks. */
 #define CHECK_EVERY 16
 
@@ -66,6 +71,7 @@ struct fess {
     fixed_ctx fx;
     corral_ctx cc;
     subset_ctx sub; /* corral deadlock searches (sub.b set when on) */
+    subset_ctx loc; /* local deadlock searches, xy variant (loc.b set when on) */
     uint8_t *allow; /* [nboxes] PI-corral: allowed first pushes per box */
     lowerbound lb;
     lb_sol sol;
@@ -248,13 +254,35 @@ static uint32_t rank_here(fess *f)
     return feat_rank(&v);
 }
 
+/* The local deadlock test of node n's position (on the board): the box it
+ * moved and the boxes near it, alone with the player, searched with the
+ * xy relaxation (subset.h). Returns 1 when they are proven stuck. */
+static int local_dead(fess *f, uint32_t n)
+{
+    const node *nd = nodes_at(&f->ns, n);
+    if (nd->parent == NODE_NONE)
+        return 0;
+    sq_t kept[LOCAL_MAX_BOXES];
+    int k = subset_near(&f->pos, nd->to, LOCAL_RADIUS, LOCAL_MAX_BOXES, kept);
+    if (k < 2)
+        return 0;
+    uint64_t before = f->loc.searches;
+    int dead = subset_dead(&f->loc, kept, k, f->pos.player);
+    f->st->local_searches += f->loc.searches - before;
+    return dead;
+}
+
 /* The deadlock tests a position passes before it is expanded; f->r holds
  * its player region. Returns 1 when it is dead, else 0, with the PI-corral
  * restriction in f->allow when *pruned > 0. */
-static int dead_on_expansion(fess *f, int *pruned)
+static int dead_on_expansion(fess *f, uint32_t n, int *pruned)
 {
     const position *p = &f->pos;
     *pruned = -1;
+    if (f->loc.b && local_dead(f, n)) {
+        f->st->cut_local++;
+        return 1;
+    }
     if (f->lb_ok && lb_solve(&f->lb, &f->sol, p->boxes) == LB_INF) {
         f->st->cut_bipartite++;
         return 1;
@@ -273,7 +301,7 @@ static int dead_on_expansion(fess *f, int *pruned)
     if (*pruned < 0)
         return 0;
     f->st->corrals++;
-    return f->cfg->deadlock_search > 0 && subset_corral_dead(&f->sub, &f->cc, p, f->st);
+    return f->cfg->deadlock_search > 0 && subset_corrals_dead(&f->sub, &f->cc, p, f->st);
 }
 
 /* Records the rank of node c, the next node to get one (c == f->nranks).
@@ -526,7 +554,7 @@ static int expand(fess *f, uint32_t ci, fentry e)
     reach_compute(&f->r, &f->pos, f->pos.player);
     f->st->reach_calls++;
     int pruned;
-    if (dead_on_expansion(f, &pruned))
+    if (dead_on_expansion(f, n, &pruned))
         return 0;
     f->st->expanded++;
     uint32_t own = (uint32_t)e.key;
@@ -579,6 +607,10 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     f->allow = xcalloc((size_t)b->nboxes, 1);
     if (cfg->corrals && cfg->deadlock_search > 0) {
         subset_init(&f->sub, b, cfg->deadlock_search, SUBSET_MAX_BOXES);
+    }
+    if (cfg->local) {
+        subset_init(&f->loc, b, LOCAL_LIMIT, LOCAL_MAX_BOXES);
+        f->loc.xy = 1;
     }
     lb_sol_init(&f->sol, b->nboxes);
     f->pk.n = 0;
@@ -725,6 +757,8 @@ void fess_end(fess *f)
     plan_free(&f->pl);
     if (f->sub.b)
         subset_free(&f->sub);
+    if (f->loc.b)
+        subset_free(&f->loc);
     free(f->allow);
     corral_free(&f->cc);
     freeze_free(&f->fz);

@@ -105,6 +105,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             .deadlock_search = (int)o->deadlock_search,
             .matching = (int)o->matching,
             .fixed = (int)o->fixed,
+            .local = (int)o->local,
             .packing = (int)o->packing,
             .advisors = (int)o->advisors,
             .rooms = (int)o->rooms,

@@ -22,6 +22,8 @@
     X(corral_deadlocks, "positions with a PI-corral and no legal push")        \
     X(subset_searches, "corral deadlock searches run")                           \
     X(subset_deadlocks, "positions proven dead by a corral deadlock search")     \
+    X(local_searches, "local deadlock searches run (xy relaxation)")            \
+    X(cut_local, "positions proven dead by a local deadlock search")           \
     X(tunnel_macros, "tunnel pushes extended to macro pushes")                 \
     X(cut_tunnel, "pushes into tunnels that cannot be finished")               \
     X(packing_macros, "packing-order macro moves made")                        \

@@ -21,8 +21,9 @@
 #include <stdlib.h>
 
 typedef struct tally {
-    int freeze, corral, bipartite, dead, corral_prunes, subset;
+    int freeze, corral, bipartite, dead, corral_prunes, subset, local, xy, corrals;
     int freeze_wrong, corral_wrong, bipartite_wrong, dead_wrong, prune_wrong, subset_wrong;
+    int local_wrong, xy_wrong, corrals_wrong;
     int unknown;
 } tally;
 
@@ -86,6 +87,9 @@ static void sample_level(const level *lv, int samples, tally *t, unsigned seed)
     uint8_t *allow = malloc((size_t)b.nboxes);
     subset_ctx sc;
     subset_init(&sc, &b, 3000, b.nboxes);
+    subset_ctx xy; /* the xy relaxation, as the feature-space search runs it */
+    subset_init(&xy, &b, 100, b.nboxes);
+    xy.xy = 1;
     sq_t *keep = malloc(sizeof(sq_t) * (size_t)b.nboxes);
     srand(seed);
     for (int sample = 0; sample < samples; sample++) {
@@ -142,6 +146,35 @@ static void sample_level(const level *lv, int samples, tally *t, unsigned seed)
                     t->subset_wrong++;
             }
         }
+        /* The local test of the feature-space search: the pushed box and
+         * the boxes near it, xy relaxation; then the xy relaxation on a
+         * random subset; then every PI-corral found. */
+        sq_t near[5];
+        int kn = subset_near(&p, last, 2, 5, near);
+        if (kn >= 2 && subset_dead(&xy, near, kn, p.player)) {
+            t->local++;
+            if (TRUTH() == 1)
+                t->local_wrong++;
+        }
+        {
+            int k = 0;
+            for (int j = 0; j < b.nboxes; j++)
+                if (rand() % 2)
+                    keep[k++] = p.boxes[j];
+            if (k > 0 && subset_dead(&xy, keep, k, p.player)) {
+                t->xy++;
+                if (TRUTH() == 1)
+                    t->xy_wrong++;
+            }
+        }
+        if (allowed > 0) {
+            stats st = {0};
+            if (subset_corrals_dead(&sc, &cc, &p, &st)) {
+                t->corrals++;
+                if (TRUTH() == 1)
+                    t->corrals_wrong++;
+            }
+        }
         if (allowed == 0) {
             t->corral++;
             if (TRUTH() == 1)
@@ -177,6 +210,7 @@ static void sample_level(const level *lv, int samples, tally *t, unsigned seed)
     free(allow);
     free(keep);
     subset_free(&sc);
+    subset_free(&xy);
     lb_sol_free(&sol);
     lb_free(&lb);
     corral_free(&cc);
@@ -205,14 +239,22 @@ static void run_file(const char *name, int levels, int samples)
     CHECK_INT(t.corral_wrong, 0);
     CHECK_INT(t.prune_wrong, 0);
     CHECK_INT(t.subset_wrong, 0);
+    CHECK_INT(t.local_wrong, 0);
+    CHECK_INT(t.xy_wrong, 0);
+    CHECK_INT(t.corrals_wrong, 0);
     /* the sample exercised every detector */
+    CHECK(t.local > 0);
+    CHECK(t.xy > 0);
+    CHECK(t.corrals > 0);
     CHECK(t.freeze > 0);
     CHECK(t.dead > 0);
     CHECK(t.corral_prunes > 0);
     CHECK(t.subset > 0);
     printf("  %s: positions called dead: %d dead square, %d freeze, %d bipartite, %d corral, "
-           "%d subset search; %d corral prunings checked; %d unknown (limit)\n",
-           name, t.dead, t.freeze, t.bipartite, t.corral, t.subset, t.corral_prunes, t.unknown);
+           "%d subset search, %d local xy search, %d xy search, %d search of every corral; "
+           "%d corral prunings checked; %d unknown (limit)\n",
+           name, t.dead, t.freeze, t.bipartite, t.corral, t.subset, t.local, t.xy, t.corrals,
+           t.corral_prunes, t.unknown);
     collection_free(&c);
 }
 
@@ -221,6 +263,10 @@ TEST(deadlock_detectors_sound_boxoban)
     run_file("boxoban/unfiltered/test/000.txt", 120, 12);
 }
 
+TEST(deadlock_detectors_sound_boxoban_medium)
+{
+    run_file("boxoban/medium/valid/000.txt", 250, 12);
+}
 TEST(deadlock_detectors_sound_microban)
 {
     run_file("microban155.xsb", 40, 10);

@@ -191,20 +191,22 @@ static double solve_side_by_side(int index, double seconds, uint64_t max_nodes, 
 
 TEST(threads_portfolio_first_solution_stops_the_other)
 {
-    /* XSokoban 22: the feature-space search solves it at once, A* alone
-     * not in 5 s; XSokoban 81: the reverse. Whichever solves must stop the
-     * other long before the 60 s limit. */
+    /* XSokoban 22: the feature-space search solves it at once (alone, or
+     * meeting the backward search on the same thread), A* alone not in
+     * 5 s; XSokoban 81: the reverse. Whichever solves must stop the other
+     * long before the 60 s limit. */
     static const struct {
         int index;
-        const char *winner;
-    } cases[] = {{22, "fess"}, {81, "astar"}};
+        const char *winner, *or_winner;
+    } cases[] = {{22, "fess", "meet"}, {81, "astar", "astar"}};
     for (int k = 0; k < 2; k++) {
         solve_result res;
         double wall = solve_side_by_side(cases[k].index, 60, 0, 1u << 30, &res);
         if (wall < 0)
             SKIP("xsokoban90.xsb not found in the shared levels");
         CHECK_INT(res.status, RESULT_SOLVED);
-        CHECK_STR(res.strategy, cases[k].winner);
+        if (strcmp(res.strategy, cases[k].winner) != 0)
+            CHECK_STR(res.strategy, cases[k].or_winner);
         CHECK_INT(res.st.lent_threads, 1);
         if (wall > 20)
             test_fail(__FILE__, __LINE__, "XSokoban %d: %.1f s, the other search went on",
