@@ -70,6 +70,13 @@ int subset_dead(subset_ctx *s, const sq_t *boxes, int k, sq_t player);
  * s->maxk boxes. Counts subset_searches and subset_deadlocks in st. */
 int subset_corral_dead(subset_ctx *s, const corral_ctx *c, const position *p, stats *st);
 
+/* The local deadlock search of the searches: the boxes kept around the
+ * moved box (within LOCAL_RADIUS squares on both axes, nearest first), and
+ * the states one search may visit. */
+#define LOCAL_MAX_BOXES 5
+#define LOCAL_RADIUS 2
+#define LOCAL_LIMIT 100
+
 /* The boxes of p near square `to` (a box's square): `to` first, then the
  * boxes within `radius` squares on both axes, nearest (Manhattan) first,
  * at most maxk in all. Returns how many were written to kept. */

@@ -57,6 +57,7 @@ struct astar {
     fixed_ctx fx;
     corral_ctx cc;
     subset_ctx sub;      /* corral deadlock searches (cfg->deadlock_search > 0; sub.b set) */
+    subset_ctx loc;      /* local deadlock searches, xy relaxation (cfg->local; loc.b set) */
     packing pk;          /* fast mode: goals in filling order (pk.n = 0: none) */
     uint8_t *rank;       /* [nsq] 1 + position of a goal in the order, else 0 */
     int *room_next;      /* [rooms] scratch: first empty goal of each room */
@@ -287,6 +288,18 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
         pos_undo(p, &u);
         return 0;
     }
+    if (a->loc.b) {
+        sq_t kept[LOCAL_MAX_BOXES];
+        int k = subset_near(p, to, LOCAL_RADIUS, LOCAL_MAX_BOXES, kept);
+        uint64_t before = a->loc.searches;
+        int dead = k >= 2 && subset_dead(&a->loc, kept, k, p->player);
+        a->st->local_searches += a->loc.searches - before;
+        if (dead) {
+            a->st->cut_local++;
+            pos_undo(p, &u);
+            return 0;
+        }
+    }
     int pic = 0;
     if (a->cfg->corrals && (pic = corral_check(a, depth + 1)) < 0) {
         pos_undo(p, &u);
@@ -508,6 +521,10 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
     corral_init(&a->cc, b);
     if (cfg->corrals && cfg->deadlock_search > 0) {
         subset_init(&a->sub, b, cfg->deadlock_search, SUBSET_MAX_BOXES);
+    if (cfg->local) {
+        subset_init(&a->loc, b, LOCAL_LIMIT, LOCAL_MAX_BOXES);
+        a->loc.xy = 1;
+    }
     }
     a->rank = xcalloc((size_t)b->nsq, 1);
     a->goal_index = xcalloc((size_t)b->nsq, sizeof(uint16_t));
@@ -654,6 +671,8 @@ void astar_end(astar *a)
     corral_free(&a->cc);
     if (a->sub.b)
         subset_free(&a->sub);
+    if (a->loc.b)
+        subset_free(&a->loc);
     packing_free(&a->pk);
     free(a->rank);
     free(a->room_next);

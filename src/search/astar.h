@@ -26,6 +26,7 @@ typedef struct astar_config {
     int freeze;       /* freeze deadlocks */
     int matching;     /* minimum-matching bound (else nearest goal) */
     int fixed;        /* matching deadlock with fixed boxes as walls */
+    int local;        /* local deadlock search on the pushed box and its neighbours */
     int dfs_ext;      /* depth-first extension */
     int corrals;      /* PI-corral pruning */
     int deadlock_search; /* positions per corral deadlock search (0 = off) */

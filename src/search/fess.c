@@ -22,11 +22,6 @@
 
 /* Corral deadlock searches keep at most this many boxes. */
 #define SUBSET_MAX_BOXES 64
-/* Local deadlock searches: the boxes kept around the moved box (within two
- * squares on both axes, nearest first), and the states a search may visit. */
-#define LOCAL_MAX_BOXES 5
-#define LOCAL_RADIUS 2
-#define LOCAL_LIMIT 100
 /* Expansions between limit checks. */
 #define CHECK_EVERY 16
 

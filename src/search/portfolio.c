@@ -214,14 +214,20 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
     spare_task task;
     stop_reason stop = STOP_MEMORY; /* when every member ran out of memory */
     int lent = 0;
-    /* The turns: with the second FESS, the first FESS gets every other
-     * turn (it solves the most), A* and the second FESS one in four. */
-    static const int order3[4] = {0, 1, 0, 2};
+    /* The turns: the first FESS every other turn (it solves the most), then
+     * in turn A*, the backward search (whose positions the FESS members
+     * meet), the second FESS and the backward search again; members that
+     * do not run are left out of the round. */
     int fess2 = ib < 0 ? p.n == 3 : p.n == 4;
-    int cycle = (fess2 ? 4 : 2) + (ib >= 0);
+    int round[8], cycle = 0;
+    const int others[4] = {1, ib, fess2 ? 2 : -1, ib};
+    for (int j = 0; j < 4; j++)
+        if (others[j] >= 0) {
+            round[cycle++] = 0;
+            round[cycle++] = others[j];
+        }
     for (int k = 0;; k++) {
-        int pos = k % cycle;
-        int turn = ib >= 0 && pos == cycle - 1 ? ib : fess2 ? order3[pos] : pos;
+        int turn = round[k % cycle];
         member *x = &m[turn];
         uint64_t total = 0;
         int all_done = 1;

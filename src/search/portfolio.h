@@ -3,10 +3,14 @@
  * counted in stored positions, so a run on one thread is the same every
  * time: the feature-space search first, then A*, then (on levels where the
  * packing plan replaced a greedy packing order) a second feature-space
- * search that keeps the order ("fess-order"), each from where it stopped;
- * with three members the first FESS takes every other turn (FESS, A*,
- * FESS, FESS-order, ...); the backward search (cfg->use_backward) takes
- * one short turn at the end of each round. Slices start at a sixteenth of their full
+ * search that keeps the order ("fess-order"), and the backward search
+ * (cfg->use_backward), each from where it stopped. The first FESS takes
+ * every other turn, the others the turns between, in the order A*,
+ * backward, FESS-order, backward (FESS, A*, FESS, backward, FESS,
+ * FESS-order, FESS, backward); with cfg->meet the FESS members and the
+ * backward search meet (fess_watch, backward_watch), so the backward
+ * search's short turns grow the set of positions from which a FESS member
+ * finishes at once. Slices start at a sixteenth of their full
  * size and double each turn, so an easy level is solved by whichever
  * strategy suits it before the others have spent a full slice. The first
  * solution ends the level; a strategy that proves the level unsolvable ends

@@ -91,6 +91,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             .freeze = (int)o->freeze,
             .matching = (int)o->matching,
             .fixed = (int)o->fixed,
+            .local = (int)o->local,
             .dfs_ext = (int)o->dfs_ext,
             .corrals = (int)o->corrals,
             .deadlock_search = (int)o->deadlock_search,
