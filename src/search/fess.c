@@ -249,16 +249,14 @@ static uint32_t rank_here(fess *f)
     return feat_rank(&v);
 }
 
-/* The local deadlock test of node n's position (on the board): the box it
- * moved and the boxes near it, alone with the player, searched with the
- * xy relaxation (subset.h). Returns 1 when they are proven stuck. */
-static int local_dead(fess *f, uint32_t n)
+/* The local deadlock test of the position on the board, whose last move
+ * put a box on `to`: that box and the boxes near it, alone with the
+ * player, searched with the xy relaxation (subset.h). Returns 1 when they
+ * are proven stuck. */
+static int local_dead(fess *f, sq_t to)
 {
-    const node *nd = nodes_at(&f->ns, n);
-    if (nd->parent == NODE_NONE)
-        return 0;
     sq_t kept[LOCAL_MAX_BOXES];
-    int k = subset_near(&f->pos, nd->to, LOCAL_RADIUS, LOCAL_MAX_BOXES, kept);
+    int k = subset_near(&f->pos, to, LOCAL_RADIUS, LOCAL_MAX_BOXES, kept);
     if (k < 2)
         return 0;
     uint64_t before = f->loc.searches;
@@ -267,14 +265,15 @@ static int local_dead(fess *f, uint32_t n)
     return dead;
 }
 
-/* The deadlock tests a position passes before it is expanded; f->r holds
- * its player region. Returns 1 when it is dead, else 0, with the PI-corral
- * restriction in f->allow when *pruned > 0. */
-static int dead_on_expansion(fess *f, uint32_t n, int *pruned)
+/* The deadlock tests of the position on the board, whose last move put a
+ * box on `to` (SQ_NONE: the root), r its player region. Returns 1 when it
+ * is dead, else 0, with the PI-corral restriction in allow when
+ * *pruned > 0. */
+static int dead_test(fess *f, sq_t to, const reach *r, uint8_t *allow, int *pruned)
 {
     const position *p = &f->pos;
     *pruned = -1;
-    if (f->loc.b && local_dead(f, n)) {
+    if (f->loc.b && to != SQ_NONE && local_dead(f, to)) {
         f->st->cut_local++;
         return 1;
     }
@@ -288,7 +287,7 @@ static int dead_on_expansion(fess *f, uint32_t n, int *pruned)
     }
     if (!f->cfg->corrals)
         return 0;
-    *pruned = corral_prune(&f->cc, p, &f->r, f->allow);
+    *pruned = corral_prune(&f->cc, p, r, allow);
     if (*pruned == 0) {
         f->st->corral_deadlocks++;
         return 1;
@@ -297,6 +296,14 @@ static int dead_on_expansion(fess *f, uint32_t n, int *pruned)
         return 0;
     f->st->corrals++;
     return f->cfg->deadlock_search > 0 && subset_corrals_dead(&f->sub, &f->cc, p, f->st);
+}
+
+/* The tests node n passes before it is expanded (on the board; f->r holds
+ * its player region). */
+static int dead_on_expansion(fess *f, uint32_t n, int *pruned)
+{
+    const node *nd = nodes_at(&f->ns, n);
+    return dead_test(f, nd->parent == NODE_NONE ? SQ_NONE : nd->to, &f->r, f->allow, pruned);
 }
 
 /* Records the rank of node c, the next node to get one (c == f->nranks).

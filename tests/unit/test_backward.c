@@ -414,14 +414,16 @@ static char *position_xsb(const board *b, const position *p)
  * many positions are dead all the same), the
  * backward search, pruning on, reaches the same verdict as BFS: a solution
  * where BFS finds one, an exhausted search where BFS proves there is none. */
-TEST(backward_agrees_with_bfs_from_sampled_positions)
+/* From positions reached by random pushes on the first Microban levels, the
+ * search `solve` (config cfg) agrees with BFS: a solution where BFS finds
+ * one, "no solution" where BFS proves there is none. */
+static void sampled_agreement(solve_fn solve, const void *cfg, const char *what)
 {
     const char *path = test_shared_level("microban155.xsb");
     if (!path)
         SKIP("shared levels not found");
     collection c;
     REQUIRE(collection_load(&c, path) == 0);
-    backward_config cfg = backward_all_on();
     int count = test_quick() ? 20 : 100, solvable = 0, dead = 0;
     uint64_t seed = 99;
     for (int k = 0; k < c.nlevels && k < count; k++) {
@@ -457,9 +459,9 @@ TEST(backward_agrees_with_bfs_from_sampled_positions)
             collection_parse(&one, "sample.xsb", text, strlen(text));
             if (one.nlevels == 1 && !one.levels[0].error) {
                 long bp, fp;
-                if (!crosscheck_level(&one.levels[0], run_backward, &cfg, 0, 1, 100000, &bp, &fp))
-                    test_fail(__FILE__, __LINE__, "microban %d, %d pushes in: BFS %ld, backward %ld",
-                              k + 1, s + 1, bp, fp);
+                if (!crosscheck_level(&one.levels[0], solve, cfg, 0, 1, 100000, &bp, &fp))
+                    test_fail(__FILE__, __LINE__, "microban %d, %d pushes in: BFS %ld, %s %ld",
+                              k + 1, s + 1, bp, what, fp);
                 solvable += bp >= 0 && fp >= 0;
                 dead += bp == -1 && fp == -1;
             }
@@ -473,6 +475,29 @@ TEST(backward_agrees_with_bfs_from_sampled_positions)
     collection_free(&c);
     CHECK(solvable > count / 2);
     CHECK(dead > count / 4);
+}
+
+TEST(backward_agrees_with_bfs_from_sampled_positions)
+{
+    backward_config cfg = backward_all_on();
+    sampled_agreement(run_backward, &cfg, "backward");
+}
+
+/* The same for the feature-space search with every pruning on (local and
+ * corral deadlock searches, fixed boxes, PI-corral restriction): "no
+ * solution" only when every position it reached was proven dead. */
+static void run_fess_all(const board *b, const void *cfg, search_limits *lim, membudget *mem,
+                         search_outcome *out)
+{
+    fess_solve(b, cfg, lim, mem, out);
+}
+
+TEST(fess_agrees_with_bfs_from_sampled_positions)
+{
+    fess_config cfg = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .matching = 1,
+                       .fixed = 1, .local = 1, .packing = 1, .advisors = 1,
+                       .rooms = 1, .plan = 2};
+    sampled_agreement(run_fess_all, &cfg, "fess");
 }
 
 /* The feature-space search and the backward search in turn, one expansion
