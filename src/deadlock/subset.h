@@ -73,9 +73,9 @@ int subset_corral_dead(subset_ctx *s, const corral_ctx *c, const position *p, st
 /* The local deadlock search of the searches: the boxes kept around the
  * moved box (within LOCAL_RADIUS squares on both axes, nearest first), and
  * the states one search may visit. */
-#define LOCAL_MAX_BOXES 5
-#define LOCAL_RADIUS 2
-#define LOCAL_LIMIT 100
+#define LOCAL_MAX_BOXES 7
+#define LOCAL_RADIUS 3
+#define LOCAL_LIMIT 300
 
 /* The boxes of p near square `to` (a box's square): `to` first, then the
  * boxes within `radius` squares on both axes, nearest (Manhattan) first,
