@@ -289,8 +289,8 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
         return 0;
     }
     if (a->loc.b) {
-        sq_t kept[LOCAL_MAX_BOXES];
-        int k = subset_near(p, to, LOCAL_RADIUS, LOCAL_MAX_BOXES, kept);
+        sq_t kept[ASTAR_LOCAL_MAX_BOXES];
+        int k = subset_near(p, to, ASTAR_LOCAL_RADIUS, ASTAR_LOCAL_MAX_BOXES, kept);
         uint64_t before = a->loc.searches;
         int dead = k >= 2 && subset_dead(&a->loc, kept, k, p->player);
         a->st->local_searches += a->loc.searches - before;
@@ -522,7 +522,7 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
     if (cfg->corrals && cfg->deadlock_search > 0) {
         subset_init(&a->sub, b, cfg->deadlock_search, SUBSET_MAX_BOXES);
     if (cfg->local) {
-        subset_init(&a->loc, b, LOCAL_LIMIT, LOCAL_MAX_BOXES);
+        subset_init(&a->loc, b, ASTAR_LOCAL_LIMIT, ASTAR_LOCAL_MAX_BOXES);
         a->loc.xy = 1;
     }
     }

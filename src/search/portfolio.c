@@ -216,11 +216,11 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
     int lent = 0;
     /* The turns: the first FESS every other turn (it solves the most), then
      * in turn A*, the backward search (whose positions the FESS members
-     * meet), the second FESS and the backward search again; members that
-     * do not run are left out of the round. */
+     * meet) and, with the second FESS, that one and the backward search
+     * again; members that do not run are left out of the round. */
     int fess2 = ib < 0 ? p.n == 3 : p.n == 4;
     int round[8], cycle = 0;
-    const int others[4] = {1, ib, fess2 ? 2 : -1, ib};
+    const int others[4] = {1, ib, fess2 ? 2 : -1, fess2 ? ib : -1};
     for (int j = 0; j < 4; j++)
         if (others[j] >= 0) {
             round[cycle++] = 0;

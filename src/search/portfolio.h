@@ -6,8 +6,8 @@
  * search that keeps the order ("fess-order"), and the backward search
  * (cfg->use_backward), each from where it stopped. The first FESS takes
  * every other turn, the others the turns between, in the order A*,
- * backward, FESS-order, backward (FESS, A*, FESS, backward, FESS,
- * FESS-order, FESS, backward); with cfg->meet the FESS members and the
+ * backward, and with a second FESS that one and backward again (FESS, A*,
+ * FESS, backward, FESS, FESS-order, FESS, backward); with cfg->meet the FESS members and the
  * backward search meet (fess_watch, backward_watch), so the backward
  * search's short turns grow the set of positions from which a FESS member
  * finishes at once. Slices start at a sixteenth of their full
