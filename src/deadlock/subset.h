@@ -73,11 +73,17 @@ int subset_corral_dead(subset_ctx *s, const corral_ctx *c, const position *p, st
 /* The local deadlock search of the searches: the boxes kept around the
  * moved box (within LOCAL_RADIUS squares on both axes, nearest first), and
  * the states one search may visit. The feature-space search runs it once
- * per expansion; A*, which runs it on every position it stores, keeps it
- * smaller (ASTAR_LOCAL_*). */
+ * per expansion, with a state limit of LOCAL_PER_MOVE per macro move an
+ * expansion makes on average, between LOCAL_MIN_LIMIT and LOCAL_LIMIT; A*,
+ * which runs it on every position it stores, keeps it smaller
+ * (ASTAR_LOCAL_*). */
 #define LOCAL_MAX_BOXES 7
 #define LOCAL_RADIUS 3
 #define LOCAL_LIMIT 300
+#define LOCAL_MIN_LIMIT 50
+#define LOCAL_PER_MOVE 6
+#define LOCAL_PRIOR_MOVES 50
+#define LOCAL_PRIOR_WEIGHT 1000
 #define ASTAR_LOCAL_MAX_BOXES 5
 #define ASTAR_LOCAL_RADIUS 2
 #define ASTAR_LOCAL_LIMIT 100

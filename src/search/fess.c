@@ -259,6 +259,15 @@ static int local_dead(fess *f, sq_t to)
     int k = subset_near(&f->pos, to, LOCAL_RADIUS, LOCAL_MAX_BOXES, kept);
     if (k < 2)
         return 0;
+    /* A search costs about what storing a position does per state; an
+     * expansion stores its macro moves. So the state limit follows the
+     * moves an expansion makes on average (deterministic counters; a prior
+     * of LOCAL_PRIOR_WEIGHT expansions of LOCAL_PRIOR_MOVES moves each
+     * keeps it full until the level shows otherwise): full on large
+     * levels, small where expansions are cheap. */
+    uint64_t per = (f->st->generated + LOCAL_PRIOR_MOVES * LOCAL_PRIOR_WEIGHT) /
+                   (f->st->expanded + LOCAL_PRIOR_WEIGHT);
+    f->loc.limit = (int)MIN(MAX(LOCAL_PER_MOVE * per, (uint64_t)LOCAL_MIN_LIMIT), LOCAL_LIMIT);
     uint64_t before = f->loc.searches;
     int dead = subset_dead(&f->loc, kept, k, f->pos.player);
     f->st->local_searches += f->loc.searches - before;
