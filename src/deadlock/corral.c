@@ -23,7 +23,6 @@ void corral_init(corral_ctx *c, const board *b)
     c->queue = xmalloc(sizeof(sq_t) * n);
     c->work = xmalloc(sizeof(uint16_t) * (size_t)b->nboxes);
     c->fence = xmalloc(sizeof(uint16_t) * (size_t)b->nboxes);
-    c->best_fence = xmalloc(sizeof(uint16_t) * (size_t)b->nboxes);
     c->allow_try = xcalloc((size_t)b->nboxes, 1);
     c->max_seeds = CORRAL_MAX_SEEDS;
     c->all_fence = xmalloc(sizeof(uint16_t) * (size_t)b->nboxes * CORRAL_MAX_SEEDS);
@@ -42,7 +41,6 @@ void corral_free(corral_ctx *c)
     free(c->queue);
     free(c->work);
     free(c->fence);
-    free(c->best_fence);
     free(c->allow_try);
     free(c->all_fence);
     memset(c, 0, sizeof *c);
@@ -228,7 +226,7 @@ int corral_prune(corral_ctx *c, const position *p, const reach *r, uint8_t *allo
                 memset(allow, 0, (size_t)b->nboxes);
                 for (int k = 0; k < c->nfence; k++)
                     allow[c->fence[k]] = c->allow_try[c->fence[k]];
-                memcpy(c->best_fence, c->fence, sizeof(uint16_t) * (size_t)c->nfence);
+                c->best_fence = c->all_fence + c->all_start[c->nall - 1];
                 c->nbest = c->nfence;
             }
         }

@@ -54,7 +54,7 @@ typedef struct corral_ctx {
     uint16_t *work;     /* [nboxes] F boxes waiting to be checked */
     uint16_t *fence;    /* [nboxes] F boxes of the current attempt */
     int nfence;
-    uint16_t *best_fence; /* [nboxes] F of the PI-corral corral_prune chose */
+    uint16_t *best_fence; /* F of the PI-corral corral_prune chose (in all_fence) */
     int nbest;
     uint8_t *allow_try; /* [nboxes] allowed directions of the current attempt */
     /* Every PI-corral corral_prune found, the chosen one included: the

@@ -242,17 +242,24 @@ int subset_dead(subset_ctx *s, const sq_t *boxes, int k, sq_t player)
     return dead;
 }
 
-int subset_corral_dead(subset_ctx *s, const corral_ctx *c, const position *p, stats *st)
+/* The corral deadlock search on the boxes fence[0..k) (box indices of p),
+ * counted in st. 0 when there are more than s->maxk. */
+static int fence_dead(subset_ctx *s, const uint16_t *fence, int k, const position *p, stats *st)
 {
-    if (c->nbest > s->maxk)
+    if (k > s->maxk)
         return 0;
-    for (int k = 0; k < c->nbest; k++)
-        s->kept[k] = p->boxes[c->best_fence[k]];
+    for (int j = 0; j < k; j++)
+        s->kept[j] = p->boxes[fence[j]];
     uint64_t before = s->searches;
-    int dead = subset_dead(s, s->kept, c->nbest, p->player);
+    int dead = subset_dead(s, s->kept, k, p->player);
     st->subset_searches += s->searches - before;
     st->subset_deadlocks += (uint64_t)dead;
     return dead;
+}
+
+int subset_corral_dead(subset_ctx *s, const corral_ctx *c, const position *p, stats *st)
+{
+    return fence_dead(s, c->best_fence, c->nbest, p, st);
 }
 
 int subset_corrals_dead(subset_ctx *s, const corral_ctx *c, const position *p, stats *st)
@@ -260,21 +267,24 @@ int subset_corrals_dead(subset_ctx *s, const corral_ctx *c, const position *p, s
     if (subset_corral_dead(s, c, p, st))
         return 1;
     for (int i = 0; i < c->nall; i++) {
-        int k = c->all_start[i + 1] - c->all_start[i];
         const uint16_t *fence = c->all_fence + c->all_start[i];
-        if (k > s->maxk || (k == c->nbest && !memcmp(fence, c->best_fence, sizeof(uint16_t) * (size_t)k)))
-            continue; /* too large, or the chosen corral, searched above */
-        for (int j = 0; j < k; j++)
-            s->kept[j] = p->boxes[fence[j]];
-        uint64_t before = s->searches;
-        int dead = subset_dead(s, s->kept, k, p->player);
-        st->subset_searches += s->searches - before;
-        if (dead) {
-            st->subset_deadlocks++;
+        if (fence != c->best_fence && /* the chosen one was searched above */
+            fence_dead(s, fence, c->all_start[i + 1] - c->all_start[i], p, st))
             return 1;
-        }
     }
     return 0;
+}
+
+int subset_local_dead(subset_ctx *s, const position *p, sq_t to, int radius, stats *st)
+{
+    int k = subset_near(p, to, radius, s->maxk, s->kept);
+    if (k < 2)
+        return 0; /* a lone box: the dead squares' business */
+    uint64_t before = s->searches;
+    int dead = subset_dead(s, s->kept, k, p->player);
+    st->local_searches += s->searches - before;
+    st->cut_local += (uint64_t)dead;
+    return dead;
 }
 
 int subset_near(const position *p, sq_t to, int radius, int maxk, sq_t *kept)

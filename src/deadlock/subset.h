@@ -97,4 +97,10 @@ int subset_near(const position *p, sq_t to, int radius, int maxk, sq_t *kept);
  * chosen one first: 1 when some corral's boxes are proven stuck. */
 int subset_corrals_dead(subset_ctx *s, const corral_ctx *c, const position *p, stats *st);
 
+/* The local deadlock search of position p, whose last push put a box on
+ * `to`: that box and the boxes near it (subset_near, at most s->maxk),
+ * alone with the player (s is meant to be an xy context). Counts
+ * local_searches and cut_local in st. */
+int subset_local_dead(subset_ctx *s, const position *p, sq_t to, int radius, stats *st);
+
 #endif

@@ -288,17 +288,9 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
         pos_undo(p, &u);
         return 0;
     }
-    if (a->loc.b) {
-        sq_t kept[ASTAR_LOCAL_MAX_BOXES];
-        int k = subset_near(p, to, ASTAR_LOCAL_RADIUS, ASTAR_LOCAL_MAX_BOXES, kept);
-        uint64_t before = a->loc.searches;
-        int dead = k >= 2 && subset_dead(&a->loc, kept, k, p->player);
-        a->st->local_searches += a->loc.searches - before;
-        if (dead) {
-            a->st->cut_local++;
-            pos_undo(p, &u);
-            return 0;
-        }
+    if (a->loc.b && subset_local_dead(&a->loc, p, to, ASTAR_LOCAL_RADIUS, a->st)) {
+        pos_undo(p, &u);
+        return 0;
     }
     int pic = 0;
     if (a->cfg->corrals && (pic = corral_check(a, depth + 1)) < 0) {

@@ -305,6 +305,28 @@ static int limits_hit(backward *w)
     return 1;
 }
 
+/* From node x up to its root, each pull read forwards: the pushes from
+ * x's position to the goal. */
+static void backward_pushes_from(const backward *w, uint32_t x0, push_seq *out)
+{
+    const node_store *ns = &w->ns;
+    for (uint32_t x = x0;; x = nodes_at(ns, x)->parent) {
+        const node *nd = nodes_at(ns, x);
+        const node *pn = nodes_at(ns, nd->parent);
+        if (pn->parent == NODE_NONE)
+            break; /* x is a root */
+        push_seq_add(out, nd->to, nd->from, DIR_OPP(node_h(nd)), node_g(nd) - node_g(pn));
+    }
+}
+
+void backward_meet_path(const backward *w, uint32_t x, const node_store *fwd, uint32_t fnode,
+                        push_seq *out)
+{
+    out->n = 0; /* nodes_path fills from the front */
+    nodes_path(fwd, fnode, out);
+    backward_pushes_from(w, x, out);
+}
+
 /* Whether the new node c (key hash) is a position a watched forward
  * search stored; if so, the solution goes through it: built now, while the
  * forward store is sure to exist. */
@@ -314,10 +336,7 @@ static int meet(backward *w, uint64_t hash, uint32_t c)
         uint32_t x = nodes_find(w->watched[k], hash);
         if (x == NODE_NONE)
             continue;
-        push_seq *ps = &w->out->pushes;
-        ps->n = 0;
-        nodes_path(w->watched[k], x, ps);
-        backward_pushes_from(w, c, ps);
+        backward_meet_path(w, c, w->watched[k], x, &w->out->pushes);
         w->goal = c;
         w->met = 1;
         w->st->meetings++;
@@ -574,19 +593,6 @@ void backward_unwatch(backward *w, const node_store *fwd)
         }
 }
 
-/* From node x up to its root, each pull read forwards: the pushes from
- * x's position to the goal. */
-void backward_pushes_from(const backward *w, uint32_t x0, push_seq *out)
-{
-    const node_store *ns = &w->ns;
-    for (uint32_t x = x0;; x = nodes_at(ns, x)->parent) {
-        const node *nd = nodes_at(ns, x);
-        const node *pn = nodes_at(ns, nd->parent);
-        if (pn->parent == NODE_NONE)
-            break; /* x is a root */
-        push_seq_add(out, nd->to, nd->from, DIR_OPP(node_h(nd)), node_g(nd) - node_g(pn));
-    }
-}
 
 void backward_end(backward *w)
 {

@@ -65,9 +65,12 @@ void backward_end(backward *w);
  * the goal is reached from by pushes), or NODE_NONE. w may have ended
  * (backward_step returned 1) but not been freed. */
 uint32_t backward_find(const backward *w, uint64_t hash);
-/* Appends to `out` the macro pushes that take the position of node x (from
- * backward_find) to the goal. */
-void backward_pushes_from(const backward *w, uint32_t x, push_seq *out);
+/* The solution through a meeting, into `out` (its contents replaced): the
+ * path of node fnode of a forward search's store fwd (from the start),
+ * then the macro pushes that take the position of w's node x (the same
+ * position, from backward_find) to the goal. */
+void backward_meet_path(const backward *w, uint32_t x, const struct node_store *fwd,
+                        uint32_t fnode, push_seq *out);
 /* From now on w looks up every position it stores in `fwd`, the node store
  * of a forward search whose paths start at the level's start; a hit ends
  * the search solved (stat meetings). At most BACKWARD_WATCHED stores; a

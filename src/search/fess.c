@@ -249,16 +249,10 @@ static uint32_t rank_here(fess *f)
     return feat_rank(&v);
 }
 
-/* The local deadlock test of the position on the board, whose last move
- * put a box on `to`: that box and the boxes near it, alone with the
- * player, searched with the xy relaxation (subset.h). Returns 1 when they
- * are proven stuck. */
+/* The local deadlock search of the position on the board, whose last move
+ * put a box on `to` (subset_local_dead). Returns 1 when it is proven dead. */
 static int local_dead(fess *f, sq_t to)
 {
-    sq_t kept[LOCAL_MAX_BOXES];
-    int k = subset_near(&f->pos, to, LOCAL_RADIUS, LOCAL_MAX_BOXES, kept);
-    if (k < 2)
-        return 0;
     /* A search costs about what storing a position does per state; an
      * expansion stores its macro moves. So the state limit follows the
      * moves an expansion makes on average (deterministic counters; a prior
@@ -268,24 +262,19 @@ static int local_dead(fess *f, sq_t to)
     uint64_t per = (f->st->generated + LOCAL_PRIOR_MOVES * LOCAL_PRIOR_WEIGHT) /
                    (f->st->expanded + LOCAL_PRIOR_WEIGHT);
     f->loc.limit = (int)MIN(MAX(LOCAL_PER_MOVE * per, (uint64_t)LOCAL_MIN_LIMIT), LOCAL_LIMIT);
-    uint64_t before = f->loc.searches;
-    int dead = subset_dead(&f->loc, kept, k, f->pos.player);
-    f->st->local_searches += f->loc.searches - before;
-    return dead;
+    return subset_local_dead(&f->loc, &f->pos, to, LOCAL_RADIUS, f->st);
 }
 
-/* The deadlock tests of the position on the board, whose last move put a
- * box on `to` (SQ_NONE: the root), r its player region. Returns 1 when it
- * is dead, else 0, with the PI-corral restriction in allow when
- * *pruned > 0. */
-static int dead_test(fess *f, sq_t to, const reach *r, uint8_t *allow, int *pruned)
+/* The deadlock tests node n passes before it is expanded (on the board;
+ * f->r holds its player region). Returns 1 when it is dead, else 0, with
+ * the PI-corral restriction in f->allow when *pruned > 0. */
+static int dead_on_expansion(fess *f, uint32_t n, int *pruned)
 {
     const position *p = &f->pos;
+    const node *nd = nodes_at(&f->ns, n);
     *pruned = -1;
-    if (f->loc.b && to != SQ_NONE && local_dead(f, to)) {
-        f->st->cut_local++;
+    if (f->loc.b && nd->parent != NODE_NONE && local_dead(f, nd->to))
         return 1;
-    }
     if (f->lb_ok && lb_solve(&f->lb, &f->sol, p->boxes) == LB_INF) {
         f->st->cut_bipartite++;
         return 1;
@@ -296,7 +285,7 @@ static int dead_test(fess *f, sq_t to, const reach *r, uint8_t *allow, int *prun
     }
     if (!f->cfg->corrals)
         return 0;
-    *pruned = corral_prune(&f->cc, p, r, allow);
+    *pruned = corral_prune(&f->cc, p, &f->r, f->allow);
     if (*pruned == 0) {
         f->st->corral_deadlocks++;
         return 1;
@@ -305,14 +294,6 @@ static int dead_test(fess *f, sq_t to, const reach *r, uint8_t *allow, int *prun
         return 0;
     f->st->corrals++;
     return f->cfg->deadlock_search > 0 && subset_corrals_dead(&f->sub, &f->cc, p, f->st);
-}
-
-/* The tests node n passes before it is expanded (on the board; f->r holds
- * its player region). */
-static int dead_on_expansion(fess *f, uint32_t n, int *pruned)
-{
-    const node *nd = nodes_at(&f->ns, n);
-    return dead_test(f, nd->parent == NODE_NONE ? SQ_NONE : nd->to, &f->r, f->allow, pruned);
 }
 
 /* Records the rank of node c, the next node to get one (c == f->nranks).
@@ -452,9 +433,7 @@ static int generate(fess *f, uint32_t n, int pruned)
                 if (x != NODE_NONE) {
                     /* the goal is reached from here: the solution is built
                      * now, while the backward search is sure to exist */
-                    f->out->pushes.n = 0;
-                    nodes_path(&f->ns, c, &f->out->pushes);
-                    backward_pushes_from(f->meet, x, &f->out->pushes);
+                    backward_meet_path(f->meet, x, &f->ns, c, &f->out->pushes);
                     f->goal = c;
                     f->met = 1;
                     f->st->meetings++;

@@ -193,13 +193,11 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
         m[2].search = fess_begin(b, &order, &p.sub, mem, &m[2].out);
         p.n = 3;
     }
-    int ib = -1; /* the backward member */
-    p.ib = -1;
-    if (cfg->use_backward) {
-        ib = p.n++;
+    p.ib = cfg->use_backward ? p.n++ : -1; /* the backward member */
+    const int ib = p.ib;
+    if (ib >= 0) {
         m[ib] = (member){.name = "backward", .kind = MEMBER_BACKWARD, .slice = SLICE_BACKWARD};
         m[ib].search = backward_begin(b, &cfg->backward, &p.sub, mem, &m[ib].out);
-        p.ib = ib;
         /* The FESS members and the backward search meet: each looks up the
          * positions it stores in the other's store (they run on one thread,
          * in turn or side by side, so the stores are never read while they
