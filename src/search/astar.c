@@ -513,10 +513,10 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
     corral_init(&a->cc, b);
     if (cfg->corrals && cfg->deadlock_search > 0) {
         subset_init(&a->sub, b, cfg->deadlock_search, SUBSET_MAX_BOXES);
+    }
     if (cfg->local) {
         subset_init(&a->loc, b, ASTAR_LOCAL_LIMIT, ASTAR_LOCAL_MAX_BOXES);
         a->loc.xy = 1;
-    }
     }
     a->rank = xcalloc((size_t)b->nsq, 1);
     a->goal_index = xcalloc((size_t)b->nsq, sizeof(uint16_t));

@@ -16,7 +16,8 @@
 static astar_config all_on(int optimal)
 {
     astar_config c = {.optimal = optimal, .weight = 3, .dead_squares = 1, .freeze = 1,
-                      .matching = 1, .dfs_ext = 1, .corrals = 1, .tunnels = 1, .check = 0};
+                      .matching = 1, .local = 1, .dfs_ext = 1, .corrals = 1, .tunnels = 1,
+                      .check = 0};
     return c;
 }
 
@@ -58,6 +59,35 @@ TEST(astar_demo_levels_optimal)
             test_fail(__FILE__, __LINE__, "demo level %d: BFS %ld pushes, A* %ld", k + 1, bp, ap);
         CHECK(bp > 0);
     }
+    collection_free(&c);
+}
+
+/* The local deadlock search is a switch of its own: on with the corral
+ * analysis off, it runs (Goal Room, the last demo level, has boxes close
+ * enough to prove some positions dead) and the optimum holds. */
+TEST(astar_local_search_without_corrals)
+{
+    collection c;
+    REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
+    astar_config cfg = all_on(1);
+    cfg.corrals = 0;
+    const level *lv = &c.levels[c.nlevels - 1];
+    long bp, ap;
+    CHECK(crosscheck_level(lv, run_astar, &cfg, 1, 1, 3000000, &bp, &ap));
+    board b;
+    REQUIRE(board_build(&b, lv) == 0);
+    distance_analyze(&b);
+    search_limits lim = {0};
+    lim.start_ns = timer_now_ns();
+    membudget mem;
+    mem_init(&mem, 1ULL << 28);
+    search_outcome out;
+    astar_solve(&b, &cfg, &lim, &mem, &out);
+    CHECK(out.solved);
+    CHECK(out.st.local_searches > 0);
+    CHECK(out.st.cut_local > 0);
+    push_seq_free(&out.pushes);
+    board_free(&b);
     collection_free(&c);
 }
 
