@@ -13,6 +13,28 @@ DEMO=levels/demo.xsb
 BIG=tests/data/cli_big.xsb
 
 now_ms() { date +%s%3N; }
+# start_watched CMD...: runs CMD in the background, stdout to $WORK/out and
+# stderr to $WORK/err (both emptied first, so polling never sees an earlier
+# run's output), with a watchdog that kills it after 90 s; sets PID.
+start_watched() {
+    : > "$WORK/out"
+    : > "$WORK/err"
+    "$@" > "$WORK/out" 2> "$WORK/err" &
+    PID=$!
+    ( sleep 90; kill -KILL $PID 2> /dev/null ) &
+    WATCHDOG=$!
+}
+# interrupt_watched: Ctrl-C (SIGINT) to the run of start_watched; waits for
+# it and sets RC and EL (milliseconds from the signal to the exit).
+interrupt_watched() {
+    t0=$(now_ms)
+    kill -INT $PID
+    wait $PID
+    RC=$?
+    t1=$(now_ms)
+    kill $WATCHDOG 2> /dev/null
+    EL=$((t1 - t0))
+}
 # Milliseconds added to every "stops within" bound: the thread sanitizer
 # slows the searches between two limit checks (make test-tsan sets it).
 SLACK=${KEEPER_TEST_SLACK_MS:-0}
@@ -195,22 +217,11 @@ if have_shared && [ -f "$LEVELS/xsokoban90.xsb" ]; then
     done
 
     # Ctrl-C stops both searches, and what there is gets printed.
-    : > "$WORK/out"
-    : > "$WORK/err"
-    "$KEEPER" solve "$XS" --level 29 --threads 2 --format jsonl > "$WORK/out" 2> "$WORK/err" &
-    pid=$!
-    ( sleep 90; kill -KILL $pid 2> /dev/null ) &
-    watchdog=$!
+    start_watched "$KEEPER" solve "$XS" --level 29 --threads 2 --format jsonl
     sleep 1.5
-    t0=$(now_ms)
-    kill -INT $pid
-    wait $pid
-    RC=$?
-    t1=$(now_ms)
-    kill $watchdog 2> /dev/null
-    el=$((t1 - t0))
+    interrupt_watched
     expect_rc 1 "Ctrl-C, 2 threads on one level"
-    [ $el -le $((500 + SLACK)) ] && pass || fail "Ctrl-C, 2 threads on one level: keeper took $el ms to stop"
+    [ $EL -le $((500 + SLACK)) ] && pass || fail "Ctrl-C, 2 threads on one level: keeper took $EL ms to stop"
     expect_out '^\{"index":29,"title":"29","status":"unsolved","reason":"interrupted"' "Ctrl-C, 2 threads: the level is printed"
     expect_err '^ +total +solved 0/1, unsolved 1, .*\(interrupted\)$' "Ctrl-C, 2 threads: the total line"
 else
@@ -220,29 +231,16 @@ fi
 # --- Ctrl-C: the demo levels, then two hard ones; SIGINT during the first
 # hard one. Waits for the demo levels first, so a slow build stays right.
 cat "$DEMO" "$BIG" "$BIG" > "$WORK/coll.xsb"
-# Empty the files first: the background job truncates them only when it
-# starts, and the polling below must not see an earlier run's output.
-: > "$WORK/out"
-: > "$WORK/err"
-"$KEEPER" solve "$WORK/coll.xsb" --search bfs --format jsonl > "$WORK/out" 2> "$WORK/err" &
-pid=$!
-( sleep 90; kill -KILL $pid 2> /dev/null ) &
-watchdog=$!
+start_watched "$KEEPER" solve "$WORK/coll.xsb" --search bfs --format jsonl
 i=0
-while [ "$(wc -l < "$WORK/out")" -lt 8 ] && [ $i -lt 600 ] && kill -0 $pid 2> /dev/null; do
+while [ "$(wc -l < "$WORK/out")" -lt 8 ] && [ $i -lt 600 ] && kill -0 $PID 2> /dev/null; do
     sleep 0.1
     i=$((i + 1))
 done
 sleep 1
-t0=$(now_ms)
-kill -INT $pid
-wait $pid
-RC=$?
-t1=$(now_ms)
-kill $watchdog 2> /dev/null
-el=$((t1 - t0))
+interrupt_watched
 expect_rc 1 "Ctrl-C"
-[ $el -le $((500 + SLACK)) ] && pass || fail "Ctrl-C: keeper took $el ms to stop"
+[ $EL -le $((500 + SLACK)) ] && pass || fail "Ctrl-C: keeper took $EL ms to stop"
 n=$(grep -c '"status":"solved"' "$WORK/out")
 [ "$n" -eq 8 ] && pass || fail "Ctrl-C: $n solved levels printed, expected the 8 finished before"
 expect_out '^\{"index":9,"title":"Big Room","status":"unsolved","reason":"interrupted"' "Ctrl-C: the interrupted level is printed"
@@ -253,23 +251,15 @@ expect_err '^ +9 +Big Room +unsolved .*interrupted$' "Ctrl-C: the table has the 
 expect_err '^ +total +solved 8/10, unsolved 1, not started 1, .*\(interrupted\)$' "Ctrl-C: the total line"
 
 # Ctrl-C with SOK output to a file: what was found is written.
-: > "$WORK/out"
-: > "$WORK/err"
-"$KEEPER" solve "$WORK/coll.xsb" --search bfs --levels 7-10 --threads 2 --output "$WORK/int.sok" \
-    > "$WORK/out" 2> "$WORK/err" &
-pid=$!
-( sleep 90; kill -KILL $pid 2> /dev/null ) &
-watchdog=$!
+start_watched "$KEEPER" solve "$WORK/coll.xsb" --search bfs --levels 7-10 --threads 2 \
+    --output "$WORK/int.sok"
 i=0
-while ! grep -q 'Goal Room' "$WORK/err" && [ $i -lt 600 ] && kill -0 $pid 2> /dev/null; do
+while ! grep -q 'Goal Room' "$WORK/err" && [ $i -lt 600 ] && kill -0 $PID 2> /dev/null; do
     sleep 0.1
     i=$((i + 1))
 done
 sleep 0.5
-kill -INT $pid
-wait $pid
-RC=$?
-kill $watchdog 2> /dev/null
+interrupt_watched
 expect_rc 1 "Ctrl-C with --threads 2 and --output"
 expect_err '^ +total +solved 2/4, unsolved 2, .*\(interrupted\)$' "Ctrl-C with --threads 2: the total line"
 run "$KEEPER" verify "$WORK/coll.xsb" "$WORK/int.sok" --levels 7-10

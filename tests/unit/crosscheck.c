@@ -82,3 +82,54 @@ int test_board_of(const char *text, collection *c, board *b)
     distance_analyze(b);
     return 0;
 }
+
+uint64_t test_rng_next(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *s >> 33;
+}
+
+int test_random_push(position *p, reach *r, uint64_t *seed, int off_dead)
+{
+    const board *b = p->b;
+    reach_compute(r, p, p->player);
+    int cand[4096], nc = 0;
+    for (int i = 0; i < b->nboxes; i++)
+        for (int d = 0; d < 4; d++) {
+            sq_t bx = p->boxes[i], behind = b->nb[bx][DIR_OPP(d)], ahead = b->nb[bx][d];
+            if (behind != SQ_NONE && reach_floor(r, behind) && ahead != SQ_NONE &&
+                p->box_at[ahead] == NO_BOX && !(off_dead && b->dead[ahead]) && nc < 4096)
+                cand[nc++] = i * 4 + d;
+        }
+    if (nc == 0)
+        return 0;
+    int c = cand[test_rng_next(seed) % (uint64_t)nc];
+    undo_rec u;
+    pos_push(p, p->boxes[c / 4], c % 4, 1, &u);
+    return 1;
+}
+
+void test_best_per_region(position *p, sq_t from, const int *dist, int *best)
+{
+    int n = p->b->nsq;
+    sq_t player0 = p->player;
+    for (int i = 0; i < n * n; i++)
+        best[i] = -1;
+    reach r;
+    reach_init(&r, n);
+    for (int bx = 0; bx < n; bx++)
+        for (int pl = 0; pl < n; pl++) {
+            int d0 = dist[bx * n + pl];
+            if (d0 < 0)
+                continue;
+            undo_rec u;
+            pos_relocate(p, from, (sq_t)bx, (sq_t)pl, &u);
+            sq_t norm = reach_compute(&r, p, (sq_t)pl);
+            pos_undo(p, &u);
+            int *cell = &best[bx * n + norm];
+            if (*cell < 0 || *cell > d0)
+                *cell = d0;
+        }
+    p->player = player0;
+    reach_free(&r);
+}

@@ -4,6 +4,8 @@
 #define KEEPER_CROSSCHECK_H
 
 #include "../../src/core/level.h"
+#include "../../src/core/position.h"
+#include "../../src/core/reach.h"
 #include "../../src/search/search.h"
 
 typedef void (*solve_fn)(const board *b, const void *cfg, search_limits *lim, membudget *mem,
@@ -28,5 +30,20 @@ void crosscheck_file(const char *name, int count, solve_fn solve, const void *cf
  * (distance_analyze). Returns 0, or -1 when the text is no valid level
  * (then only c needs freeing). */
 int test_board_of(const char *text, collection *c, board *b);
+
+/* A small pseudo-random generator, so the samples are the same every run. */
+uint64_t test_rng_next(uint64_t *s);
+
+/* Makes one push in p drawn with test_rng_next among the pushes the player
+ * can make now (with off_dead, none onto a dead square); r is scratch.
+ * Returns 0 when there is none. */
+int test_random_push(position *p, reach *r, uint64_t *seed, int off_dead);
+
+/* For brute-force move enumerations: dist[box * nsq + player] holds the
+ * fewest pushes (or pulls) that bring the box on `from`, alone moving in
+ * p, to `box` with the player on `player` (-1: never). Writes into
+ * best[box * nsq + norm] the least over the players of each region (norm:
+ * its normalized square), -1 where none. p is unchanged on return. */
+void test_best_per_region(position *p, sq_t from, const int *dist, int *best);
 
 #endif

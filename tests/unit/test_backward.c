@@ -21,13 +21,6 @@
 
 #include <stdlib.h>
 
-/* A small pseudo-random generator, so the samples are the same every run. */
-static uint64_t rng_next(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return *s >> 33;
-}
-
 /* Brute force: from position p, the box on `from` alone moves (pulls of
  * that box, walks of the player, other boxes still; a pull that leaves the
  * box on q with the player on its side d needs ok[q * 4 + d] when ok is
@@ -40,14 +33,11 @@ static void brute_pulls(position *p, sq_t from, const uint8_t *ok, int *best)
     int n = b->nsq;
     int *dist = malloc(sizeof(int) * (size_t)n * (size_t)n);
     int *dq = malloc(sizeof(int) * (size_t)n * (size_t)n * 2);
-    for (int i = 0; i < n * n; i++) {
+    for (int i = 0; i < n * n; i++)
         dist[i] = -1;
-        best[i] = -1;
-    }
     int head = n * n, tail = n * n;
     dist[from * n + p->player] = 0;
     dq[tail++] = from * n + p->player;
-    sq_t player0 = p->player;
     while (head < tail) {
         int st = dq[head++];
         int bx = st / n, pl = st % n, d0 = dist[st];
@@ -71,23 +61,7 @@ static void brute_pulls(position *p, sq_t from, const uint8_t *ok, int *best)
             }
         }
     }
-    reach r;
-    reach_init(&r, n);
-    for (int bx = 0; bx < n; bx++)
-        for (int pl = 0; pl < n; pl++) {
-            int d0 = dist[bx * n + pl];
-            if (d0 < 0)
-                continue;
-            undo_rec u;
-            pos_relocate(p, from, (sq_t)bx, (sq_t)pl, &u);
-            sq_t norm = reach_compute(&r, p, (sq_t)pl);
-            pos_undo(p, &u);
-            int *cell = &best[bx * n + norm];
-            if (*cell < 0 || *cell > d0)
-                *cell = d0;
-        }
-    p->player = player0;
-    reach_free(&r);
+    test_best_per_region(p, from, dist, best);
     free(dist);
     free(dq);
 }
@@ -196,7 +170,7 @@ static int check_level_pulls(const level *lv, int steps, uint64_t seed)
     uint8_t *ok = malloc((size_t)b.nsq * 4);
     uint64_t fs = seed * 31 + 5;
     for (int i = 0; i < b.nsq * 4; i++)
-        ok[i] = rng_next(&fs) % 4 != 0;
+        ok[i] = test_rng_next(&fs) % 4 != 0;
     int checked = 0;
     char what[64];
     if (set_solved(&p) == 0) {
@@ -218,7 +192,7 @@ static int check_level_pulls(const level *lv, int steps, uint64_t seed)
                 }
             if (nc == 0)
                 break;
-            int c = cand[rng_next(&seed) % (uint64_t)nc];
+            int c = cand[test_rng_next(&seed) % (uint64_t)nc];
             sq_t q = b.nb[p.boxes[c / 4]][c % 4];
             undo_rec u;
             pos_relocate(&p, p.boxes[c / 4], q, b.nb[q][c % 4], &u);
@@ -294,27 +268,15 @@ static int check_level_cuts(const level *lv, int walks, int steps, uint64_t seed
                 test_fail(__FILE__, __LINE__, "level %d walk %d step %d: a position reached by "
                           "pushes is cut (rule %d)", lv->index, k, s, why);
             checked++;
-            reach_compute(&r, &p, p.player);
-            int cand[4096], nc = 0;
-            for (int i = 0; i < b.nboxes; i++)
-                for (int d = 0; d < 4; d++) {
-                    sq_t bx = p.boxes[i], behind = b.nb[bx][DIR_OPP(d)], ahead = b.nb[bx][d];
-                    if (behind != SQ_NONE && reach_floor(&r, behind) && ahead != SQ_NONE &&
-                        p.box_at[ahead] == NO_BOX && nc < 4096)
-                        cand[nc++] = i * 4 + d;
-                }
-            if (nc == 0)
+            if (!test_random_push(&p, &r, &seed, 0))
                 break;
-            int c = cand[rng_next(&seed) % (uint64_t)nc];
-            undo_rec u;
-            pos_push(&p, p.boxes[c / 4], c % 4, 1, &u);
             /* the player may walk anywhere in his region before the next
              * check: put him on a random reachable square */
             reach_compute(&r, &p, p.player);
             sq_t pick = p.player;
             int seen = 0;
             for (sq_t q = 0; q < b.nsq; q++)
-                if (reach_floor(&r, q) && rng_next(&seed) % (uint64_t)(++seen) == 0)
+                if (reach_floor(&r, q) && test_rng_next(&seed) % (uint64_t)(++seen) == 0)
                     pick = q;
             p.player = pick;
         }
@@ -438,20 +400,8 @@ static void sampled_agreement(solve_fn solve, const void *cfg, const char *what)
         reach r;
         reach_init(&r, b.nsq);
         for (int s = 0; s < 12; s++) {
-            reach_compute(&r, &p, p.player);
-            int cand[4096], nc = 0;
-            for (int i = 0; i < b.nboxes; i++)
-                for (int d = 0; d < 4; d++) {
-                    sq_t bx = p.boxes[i], behind = b.nb[bx][DIR_OPP(d)], ahead = b.nb[bx][d];
-                    if (behind != SQ_NONE && reach_floor(&r, behind) && ahead != SQ_NONE &&
-                        p.box_at[ahead] == NO_BOX && !b.dead[ahead] && nc < 4096)
-                        cand[nc++] = i * 4 + d;
-                }
-            if (nc == 0)
+            if (!test_random_push(&p, &r, &seed, 1))
                 break;
-            int ch = cand[rng_next(&seed) % (uint64_t)nc];
-            undo_rec u;
-            pos_push(&p, p.boxes[ch / 4], ch % 4, 1, &u);
             if (s % 3 != 2)
                 continue;
             char *text = position_xsb(&b, &p);

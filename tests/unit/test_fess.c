@@ -14,13 +14,6 @@
 
 #include <stdlib.h>
 
-/* A small pseudo-random generator, so the samples are the same every run. */
-static uint64_t rng_next(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return *s >> 33;
-}
-
 /* Brute force: from position p, the box on `from` alone moves (pushes of
  * that box, walks of the player, other boxes still, never onto a dead
  * square). For every state (box square, player square) reached, its fewest
@@ -32,14 +25,11 @@ static void brute_moves(position *p, sq_t from, int *best)
     int n = b->nsq;
     int *dist = malloc(sizeof(int) * (size_t)n * (size_t)n);
     int *dq = malloc(sizeof(int) * (size_t)n * (size_t)n * 2);
-    for (int i = 0; i < n * n; i++) {
+    for (int i = 0; i < n * n; i++)
         dist[i] = -1;
-        best[i] = -1;
-    }
     int head = n * n, tail = n * n;
     dist[from * n + p->player] = 0;
     dq[tail++] = from * n + p->player;
-    sq_t player0 = p->player;
     while (head < tail) {
         int st = dq[head++];
         int bx = st / n, pl = st % n, d0 = dist[st];
@@ -66,24 +56,7 @@ static void brute_moves(position *p, sq_t from, int *best)
             }
         }
     }
-    /* classes: place the box, normalize the player */
-    reach r;
-    reach_init(&r, n);
-    for (int bx = 0; bx < n; bx++)
-        for (int pl = 0; pl < n; pl++) {
-            int d0 = dist[bx * n + pl];
-            if (d0 < 0)
-                continue;
-            undo_rec u;
-            pos_relocate(p, from, (sq_t)bx, (sq_t)pl, &u);
-            sq_t norm = reach_compute(&r, p, (sq_t)pl);
-            pos_undo(p, &u);
-            int *cell = &best[bx * n + norm];
-            if (*cell < 0 || *cell > d0)
-                *cell = d0;
-        }
-    p->player = player0;
-    reach_free(&r);
+    test_best_per_region(p, from, dist, best);
     free(dist);
     free(dq);
 }
@@ -166,20 +139,8 @@ static int check_level_moves(const level *lv, int steps, uint64_t seed)
         snprintf(what, sizeof what, "level %d step %d", lv->index, s);
         checked += check_moves(&p, &bp, what);
         /* a random legal push that keeps boxes off dead squares */
-        reach_compute(&r, &p, p.player);
-        int cand[4096], nc = 0;
-        for (int i = 0; i < b.nboxes; i++)
-            for (int d = 0; d < 4; d++) {
-                sq_t bx = p.boxes[i], behind = b.nb[bx][DIR_OPP(d)], ahead = b.nb[bx][d];
-                if (behind != SQ_NONE && reach_floor(&r, behind) && ahead != SQ_NONE &&
-                    p.box_at[ahead] == NO_BOX && !b.dead[ahead] && nc < 4096)
-                    cand[nc++] = i * 4 + d;
-            }
-        if (nc == 0)
+        if (!test_random_push(&p, &r, &seed, 1))
             break;
-        int c = cand[rng_next(&seed) % (uint64_t)nc];
-        undo_rec u;
-        pos_push(&p, p.boxes[c / 4], c % 4, 1, &u);
     }
     reach_free(&r);
     boxpath_free(&bp);
