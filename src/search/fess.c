@@ -11,6 +11,7 @@
 #include "../deadlock/corral.h"
 #include "../deadlock/fixed.h"
 #include "../deadlock/freeze.h"
+#include "../deadlock/stuck.h"
 #include "../deadlock/subset.h"
 #include "../heuristic/features.h"
 #include "../heuristic/lowerbound.h"
@@ -19,6 +20,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+/* below[]: a node proven dead (with everything under it). */
+#define BELOW_DEAD 0xFF
+_Static_assert(STUCK_AT < BELOW_DEAD, "subtree counts stay below the dead mark");
 
 /* Corral deadlock searches keep at most this many boxes. */
 #define SUBSET_MAX_BOXES 64
@@ -68,6 +73,12 @@ struct fess {
     subset_ctx sub; /* corral deadlock searches (sub.b set when on) */
     subset_ctx loc; /* local deadlock searches, xy variant (loc.b set when on) */
     uint8_t *allow; /* [nboxes] PI-corral: allowed first pushes per box */
+    stuck_table stk; /* learned deadlock patterns (stk.b set when on) */
+    uint8_t *below;  /* [below_cap] expansions in each node's subtree, saturating at
+                        STUCK_AT; BELOW_DEAD: proven dead (memory budget) */
+    uint32_t below_cap;
+    uint32_t *due;   /* [capdue] path depths whose subtree count reached STUCK_AT */
+    uint32_t capdue;
     lowerbound lb;
     lb_sol sol;
     int lb_ok;
@@ -265,6 +276,60 @@ static int local_dead(fess *f, sq_t to)
     return subset_local_dead(&f->loc, &f->pos, to, LOCAL_RADIUS, f->st);
 }
 
+/* Learned deadlocks for node n, on the board (the top of f->path): 1 when
+ * an ancestor of n was proven dead, or when n's expansion makes an
+ * ancestor's subtree reach STUCK_AT expansions and that ancestor is proven
+ * dead now (stuck_learn, deepest first). Counts the expansion in the
+ * subtrees of n and its ancestors. On return n is on the board again.
+ * Sound: every position below a dead one is dead (a solution from it would
+ * solve the dead one). -1: the memory budget refused. */
+static int below_dead(fess *f, uint32_t n)
+{
+    pstack *ps = &f->path;
+    uint32_t top = ps->n - 1; /* ps->v[top].node == n */
+    uint32_t count = f->ns.count;
+    if (count > f->below_cap) {
+        uint32_t cap = f->below_cap ? f->below_cap : 65536;
+        while (cap < count)
+            cap *= 2;
+        uint8_t *r = mem_realloc(f->mem, f->below, f->below_cap, cap);
+        if (!r)
+            return -1;
+        memset(r + f->below_cap, 0, cap - f->below_cap);
+        f->below = r;
+        f->below_cap = cap;
+    }
+    for (uint32_t i = 0; i < top; i++)
+        if (f->below[ps->v[i].node] == BELOW_DEAD) {
+            f->st->cut_ancestor++;
+            return 1;
+        }
+    if (ps->n > f->capdue) {
+        f->capdue = ps->n * 2;
+        f->due = xrealloc(f->due, sizeof(uint32_t) * f->capdue);
+    }
+    uint32_t ndue = 0;
+    for (uint32_t i = 0; i <= top; i++) {
+        uint8_t *c = &f->below[ps->v[i].node];
+        if (*c < STUCK_AT && ++*c == STUCK_AT)
+            f->due[ndue++] = i;
+    }
+    if (ndue == 0)
+        return 0;
+    int dead = 0;
+    for (uint32_t d = ndue; d-- > 0 && !dead;) {
+        uint32_t a = ps->v[f->due[d]].node;
+        f->st->setpos_steps += pstack_set(ps, &f->pos, &f->ns, a);
+        if (stuck_match(&f->stk, &f->pos) || stuck_learn(&f->stk, &f->pos, f->st)) {
+            f->below[a] = BELOW_DEAD;
+            dead = 1;
+        }
+    }
+    f->st->setpos_steps += pstack_set(ps, &f->pos, &f->ns, n);
+    f->st->cut_ancestor += (uint64_t)dead;
+    return dead;
+}
+
 /* The deadlock tests node n passes before it is expanded (on the board;
  * f->r holds its player region). Returns 1 when it is dead, else 0, with
  * the PI-corral restriction in f->allow when *pruned > 0. */
@@ -273,6 +338,10 @@ static int dead_on_expansion(fess *f, uint32_t n, int *pruned)
     const position *p = &f->pos;
     const node *nd = nodes_at(&f->ns, n);
     *pruned = -1;
+    if (f->stk.b && stuck_match(&f->stk, p)) {
+        f->st->cut_stuck++;
+        return 1;
+    }
     if (f->loc.b && nd->parent != NODE_NONE && local_dead(f, nd->to))
         return 1;
     if (f->lb_ok && lb_solve(&f->lb, &f->sol, p->boxes) == LB_INF) {
@@ -539,6 +608,15 @@ static int expand(fess *f, uint32_t ci, fentry e)
             die("internal error: position check failed (code %d)", rc);
     }
     node_close(nd);
+    if (f->stk.b) {
+        int bd = below_dead(f, n);
+        if (bd < 0) {
+            f->stop = STOP_MEMORY;
+            return 1;
+        }
+        if (bd)
+            return 0;
+    }
     uint32_t accw = (uint32_t)(e.key >> 32);
     node_set_h(nd, MIN(accw, NODE_MAX_H));
     reach_compute(&f->r, &f->pos, f->pos.player);
@@ -602,6 +680,8 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
         subset_init(&f->loc, b, LOCAL_LIMIT, LOCAL_MAX_BOXES);
         f->loc.xy = 1;
     }
+    if (cfg->stuck)
+        stuck_init(&f->stk, b);
     lb_sol_init(&f->sol, b->nboxes);
     f->pk.n = 0;
     f->pk.order = NULL;
@@ -737,6 +817,9 @@ void fess_end(fess *f)
     free(f->walkq);
     nodes_free(&f->ns);
     mem_free(f->mem, f->rank_of, sizeof(uint32_t) * f->rank_cap);
+    mem_free(f->mem, f->below, f->below_cap);
+    free(f->due);
+    stuck_free(&f->stk);
     if (f->lb_ok)
         lb_free(&f->lb);
     lb_sol_free(&f->sol);

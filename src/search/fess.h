@@ -40,6 +40,7 @@ typedef struct fess_config {
     int matching;        /* bipartite (matching) deadlock test */
     int fixed;           /* matching deadlock with fixed boxes as walls */
     int local;           /* local deadlock search around the moved box */
+    int stuck;           /* learned deadlock patterns (deadlock/stuck.h) */
     int packing;         /* packed boxes follow the packing order (else boxes on goals) */
     int advisors;        /* 0 = every move weighs the same */
     int rooms;           /* the rooms feature (links between rooms cut by boxes) */

@@ -107,6 +107,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             .matching = (int)o->matching,
             .fixed = (int)o->fixed,
             .local = (int)o->local,
+            .stuck = (int)o->stuck,
             .packing = (int)o->packing,
             .advisors = (int)o->advisors,
             .rooms = (int)o->rooms,

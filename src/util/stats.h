@@ -24,6 +24,10 @@
     X(subset_deadlocks, "positions proven dead by a corral deadlock search")     \
     X(local_searches, "local deadlock searches run (xy relaxation)")            \
     X(cut_local, "positions proven dead by a local deadlock search")           \
+    X(stuck_tests, "positions searched for a stuck pattern (large subtrees)")  \
+    X(stuck_learned, "deadlock patterns learned")                              \
+    X(cut_stuck, "positions holding a learned deadlock pattern")               \
+    X(cut_ancestor, "positions below a position proven dead")                  \
     X(tunnel_macros, "tunnel pushes extended to macro pushes")                 \
     X(cut_tunnel, "pushes into tunnels that cannot be finished")               \
     X(packing_macros, "packing-order macro moves made")                        \

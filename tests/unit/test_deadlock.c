@@ -13,6 +13,7 @@
 #include "../../src/core/reach.h"
 #include "../../src/deadlock/corral.h"
 #include "../../src/deadlock/freeze.h"
+#include "../../src/deadlock/stuck.h"
 #include "../../src/deadlock/subset.h"
 #include "../../src/heuristic/lowerbound.h"
 #include "../../src/search/bfs.h"
@@ -22,8 +23,9 @@
 
 typedef struct tally {
     int freeze, corral, bipartite, dead, corral_prunes, subset, local, xy, corrals;
+    int stuck, matched;
     int freeze_wrong, corral_wrong, bipartite_wrong, dead_wrong, prune_wrong, subset_wrong;
-    int local_wrong, xy_wrong, corrals_wrong;
+    int local_wrong, xy_wrong, corrals_wrong, stuck_wrong, matched_wrong;
     int unknown;
 } tally;
 
@@ -91,6 +93,8 @@ static void sample_level(const level *lv, int samples, tally *t, unsigned seed)
     subset_init(&xy, &b, 100, b.nboxes);
     xy.xy = 1;
     sq_t *keep = malloc(sizeof(sq_t) * (size_t)b.nboxes);
+    stuck_table stk; /* learned patterns, from this level's earlier samples too */
+    stuck_init(&stk, &b);
     srand(seed);
     for (int sample = 0; sample < samples; sample++) {
         pos_set(&p, b.start_boxes, b.start_player);
@@ -175,6 +179,21 @@ static void sample_level(const level *lv, int samples, tally *t, unsigned seed)
                     t->corrals_wrong++;
             }
         }
+        /* Learned patterns: a match (patterns learned from earlier
+         * samples), then a learning test of the position itself. */
+        if (stuck_match(&stk, &p)) {
+            t->matched++;
+            if (TRUTH() == 1)
+                t->matched_wrong++;
+        }
+        {
+            stats st = {0};
+            if (stuck_learn(&stk, &p, &st)) {
+                t->stuck++;
+                if (TRUTH() == 1)
+                    t->stuck_wrong++;
+            }
+        }
         if (allowed == 0) {
             t->corral++;
             if (TRUTH() == 1)
@@ -211,6 +230,7 @@ static void sample_level(const level *lv, int samples, tally *t, unsigned seed)
     free(keep);
     subset_free(&sc);
     subset_free(&xy);
+    stuck_free(&stk);
     lb_sol_free(&sol);
     lb_free(&lb);
     corral_free(&cc);
@@ -242,19 +262,24 @@ static void run_file(const char *name, int levels, int samples)
     CHECK_INT(t.local_wrong, 0);
     CHECK_INT(t.xy_wrong, 0);
     CHECK_INT(t.corrals_wrong, 0);
+    CHECK_INT(t.stuck_wrong, 0);
+    CHECK_INT(t.matched_wrong, 0);
     /* the sample exercised every detector */
     CHECK(t.local > 0);
     CHECK(t.xy > 0);
     CHECK(t.corrals > 0);
+    CHECK(t.stuck > 0);
+    CHECK(t.matched > 0);
     CHECK(t.freeze > 0);
     CHECK(t.dead > 0);
     CHECK(t.corral_prunes > 0);
     CHECK(t.subset > 0);
     printf("  %s: positions called dead: %d dead square, %d freeze, %d bipartite, %d corral, "
-           "%d subset search, %d local xy search, %d xy search, %d search of every corral; "
+           "%d subset search, %d local xy search, %d xy search, %d search of every corral, "
+           "%d stuck pattern learned, %d learned pattern matched; "
            "%d corral prunings checked; %d unknown (limit)\n",
            name, t.dead, t.freeze, t.bipartite, t.corral, t.subset, t.local, t.xy, t.corrals,
-           t.corral_prunes, t.unknown);
+           t.stuck, t.matched, t.corral_prunes, t.unknown);
     collection_free(&c);
 }
 
@@ -446,4 +471,51 @@ TEST(fixed_box_matching_hand_made)
     /* No box on a goal: nothing is fixed. */
     CHECK_INT(fixed_of_text("#####\n#.$@#\n#####\n", &nf), 0);
     CHECK_INT(nf, 0);
+}
+
+/* ------------------------------------------- learned deadlock patterns */
+
+TEST(stuck_patterns_hand_made)
+{
+    /* Two boxes on the top wall (3,1) and (4,1), with one goal on that row:
+     * neither can leave the row, and only one can end on a goal. The third
+     * box (2,3) can be pushed along both axes and is taken off; the
+     * pattern keeps the two wall boxes only. */
+    const char *text = "#########\n"
+                       "#  $$ . #\n"
+                       "#       #\n"
+                       "# $  @ .#\n"
+                       "#  .    #\n"
+                       "#########\n";
+    collection c;
+    board b;
+    REQUIRE(test_board_of(text, &c, &b) == 0);
+#define SQ(x, y) b.sq_of_cell[(y) * b.width + (x)]
+    position p;
+    pos_init(&p, &b);
+    stuck_table t;
+    stuck_init(&t, &b);
+    stats st = {0};
+    CHECK_INT(stuck_match(&t, &p), 0);
+    CHECK_INT(stuck_learn(&t, &p, &st), 1);
+    CHECK_INT(t.n, 1);
+    CHECK_INT((int)(t.start[1] - t.start[0]), 2);
+    CHECK_INT((int)st.stuck_learned, 1);
+    CHECK_INT(stuck_match(&t, &p), 1);
+    /* the same two boxes, the third elsewhere, the player moved: matched */
+    sq_t other[3] = {SQ(3, 1), SQ(4, 1), SQ(7, 2)};
+    pos_set(&p, other, SQ(1, 3));
+    CHECK_INT(stuck_match(&t, &p), 1);
+    /* one of them moved off the wall: not matched, and nothing to learn
+     * (every box can be pushed along both axes) */
+    sq_t moved[3] = {SQ(3, 1), SQ(4, 2), SQ(2, 3)};
+    pos_set(&p, moved, SQ(5, 3));
+    CHECK_INT(stuck_match(&t, &p), 0);
+    CHECK_INT(stuck_learn(&t, &p, &st), 0);
+    CHECK_INT(t.n, 1);
+#undef SQ
+    stuck_free(&t);
+    pos_free(&p);
+    board_free(&b);
+    collection_free(&c);
 }
