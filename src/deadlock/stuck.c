@@ -138,6 +138,34 @@ static void store(stuck_table *t, int k, sq_t player)
     t->anchored[anchor]++;
 }
 
+/* Drops boxes from t->kept[0..k) while `proof` still proves the rest dead;
+ * returns the count left. */
+static int shrink(stuck_table *t, subset_ctx *proof, int k, sq_t player)
+{
+    for (int j = k - 1; j >= 0 && k > 1; j--) {
+        sq_t drop = t->kept[j];
+        t->kept[j] = t->kept[k - 1];
+        if (subset_dead(proof, t->kept, k - 1, player)) {
+            k--;
+        } else {
+            t->kept[k - 1] = t->kept[j];
+            t->kept[j] = drop;
+        }
+    }
+    return k;
+}
+
+void stuck_add(stuck_table *t, subset_ctx *proof, const sq_t *boxes, int k, sq_t player,
+               stats *st)
+{
+    if (k <= 0 || k > STUCK_ADD_MAX || t->n >= STUCK_MAX_PATTERNS)
+        return;
+    memcpy(t->kept, boxes, sizeof(sq_t) * (size_t)k);
+    k = shrink(t, proof, k, player);
+    st->stuck_learned++;
+    store(t, k, player);
+}
+
 int stuck_learn(stuck_table *t, const position *p, stats *st)
 {
     const board *b = t->b;
@@ -172,17 +200,7 @@ int stuck_learn(stuck_table *t, const position *p, stats *st)
     st->stuck_tests++;
     if (!subset_dead(&t->xy, t->kept, k, p->player))
         return 0;
-    /* shrink: drop each box in turn while the rest stays proven */
-    for (int j = k - 1; j >= 0 && k > 1; j--) {
-        sq_t drop = t->kept[j];
-        t->kept[j] = t->kept[k - 1];
-        if (subset_dead(&t->xy, t->kept, k - 1, p->player)) {
-            k--;
-        } else {
-            t->kept[k - 1] = t->kept[j];
-            t->kept[j] = drop;
-        }
-    }
+    k = shrink(t, &t->xy, k, p->player);
     if (t->n < STUCK_MAX_PATTERNS)
         st->stuck_learned++;
     store(t, k, p->player);

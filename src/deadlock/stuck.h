@@ -62,6 +62,14 @@ void stuck_free(stuck_table *t);
 /* Whether p holds a stored pattern (p->player is the player's square). */
 int stuck_match(const stuck_table *t, const position *p);
 
+/* Stores the boxes[0..k) with the player on `player` as a pattern: a set
+ * `proof` (an exhaustive search of subset.h) proved dead. It is shrunk with
+ * proof first (each box dropped while the rest stays proven). Sets of more
+ * than STUCK_ADD_MAX boxes are not stored. */
+#define STUCK_ADD_MAX 12
+void stuck_add(stuck_table *t, subset_ctx *proof, const sq_t *boxes, int k, sq_t player,
+               stats *st);
+
 /* Tries to prove p dead as above; stores the pattern found. Returns 1 when
  * p is proven dead. Counts stuck_tests and stuck_learned in st. */
 int stuck_learn(stuck_table *t, const position *p, stats *st);

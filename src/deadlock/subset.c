@@ -250,6 +250,7 @@ static int fence_dead(subset_ctx *s, const uint16_t *fence, int k, const positio
         return 0;
     for (int j = 0; j < k; j++)
         s->kept[j] = p->boxes[fence[j]];
+    s->nkept = k;
     uint64_t before = s->searches;
     int dead = subset_dead(s, s->kept, k, p->player);
     st->subset_searches += s->searches - before;
@@ -278,6 +279,7 @@ int subset_corrals_dead(subset_ctx *s, const corral_ctx *c, const position *p, s
 int subset_local_dead(subset_ctx *s, const position *p, sq_t to, int radius, stats *st)
 {
     int k = subset_near(p, to, radius, s->maxk, s->kept);
+    s->nkept = k;
     if (k < 2)
         return 0; /* a lone box: the dead squares' business */
     uint64_t before = s->searches;

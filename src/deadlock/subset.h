@@ -50,7 +50,8 @@ typedef struct subset_ctx {
     uint64_t *cache_key; /* [ccap] key of the cached search */
     uint8_t *cache_val;  /* [ccap] 0 = empty, 1 = not proven, 2 = dead */
     uint32_t ccap;
-    sq_t *kept;       /* [nboxes] scratch: the boxes of a corral search */
+    sq_t *kept;       /* [nboxes] the boxes of the last corral or local search */
+    int nkept;        /* how many */
     uint64_t searches, proofs, cache_hits;
 } subset_ctx;
 

@@ -11,6 +11,7 @@
 #include "../deadlock/corral.h"
 #include "../deadlock/fixed.h"
 #include "../deadlock/freeze.h"
+#include "../deadlock/stuck.h"
 #include "../deadlock/subset.h"
 #include "../heuristic/lowerbound.h"
 #include "../util/u32map.h"
@@ -58,6 +59,7 @@ struct astar {
     corral_ctx cc;
     subset_ctx sub;      /* corral deadlock searches (cfg->deadlock_search > 0; sub.b set) */
     subset_ctx loc;      /* local deadlock searches, xy relaxation (cfg->local; loc.b set) */
+    stuck_table stk;     /* learned deadlock patterns (cfg->stuck; stk.b set) */
     packing pk;          /* fast mode: goals in filling order (pk.n = 0: none) */
     uint8_t *rank;       /* [nsq] 1 + position of a goal in the order, else 0 */
     int *room_next;      /* [rooms] scratch: first empty goal of each room */
@@ -203,7 +205,11 @@ static int corral_check(astar *a, int depth)
         return 0;
     if (a->cfg->deadlock_search <= 0)
         return 1;
-    return subset_corral_dead(&a->sub, &a->cc, p, a->st) ? -1 : 1;
+    if (!subset_corral_dead(&a->sub, &a->cc, p, a->st))
+        return 1;
+    if (a->stk.b)
+        stuck_add(&a->stk, &a->sub, a->sub.kept, a->sub.nkept, p->player, a->st);
+    return -1;
 }
 
 /* Makes the child of node n (on the board, expanded at `depth`) in which
@@ -288,7 +294,14 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
         pos_undo(p, &u);
         return 0;
     }
+    if (a->stk.b && stuck_match(&a->stk, p)) {
+        a->st->cut_stuck++;
+        pos_undo(p, &u);
+        return 0;
+    }
     if (a->loc.b && subset_local_dead(&a->loc, p, to, ASTAR_LOCAL_RADIUS, a->st)) {
+        if (a->stk.b)
+            stuck_add(&a->stk, &a->loc, a->loc.kept, a->loc.nkept, p->player, a->st);
         pos_undo(p, &u);
         return 0;
     }
@@ -518,6 +531,8 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
         subset_init(&a->loc, b, ASTAR_LOCAL_LIMIT, ASTAR_LOCAL_MAX_BOXES);
         a->loc.xy = 1;
     }
+    if (cfg->stuck)
+        stuck_init(&a->stk, b);
     a->rank = xcalloc((size_t)b->nsq, 1);
     a->goal_index = xcalloc((size_t)b->nsq, sizeof(uint16_t));
     for (int j = 0; j < b->nboxes; j++)
@@ -665,6 +680,7 @@ void astar_end(astar *a)
         subset_free(&a->sub);
     if (a->loc.b)
         subset_free(&a->loc);
+    stuck_free(&a->stk);
     packing_free(&a->pk);
     free(a->rank);
     free(a->room_next);

@@ -27,6 +27,8 @@ typedef struct astar_config {
     int matching;     /* minimum-matching bound (else nearest goal) */
     int fixed;        /* matching deadlock with fixed boxes as walls */
     int local;        /* local deadlock search on the pushed box and its neighbours */
+    int stuck;        /* the local and corral searches' proofs become deadlock
+                         patterns (deadlock/stuck.h), matched before storing */
     int dfs_ext;      /* depth-first extension */
     int corrals;      /* PI-corral pruning */
     int deadlock_search; /* positions per corral deadlock search (0 = off) */

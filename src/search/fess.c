@@ -273,7 +273,11 @@ static int local_dead(fess *f, sq_t to)
     uint64_t per = (f->st->generated + LOCAL_PRIOR_MOVES * LOCAL_PRIOR_WEIGHT) /
                    (f->st->expanded + LOCAL_PRIOR_WEIGHT);
     f->loc.limit = (int)MIN(MAX(LOCAL_PER_MOVE * per, (uint64_t)LOCAL_MIN_LIMIT), LOCAL_LIMIT);
-    return subset_local_dead(&f->loc, &f->pos, to, LOCAL_RADIUS, f->st);
+    if (!subset_local_dead(&f->loc, &f->pos, to, LOCAL_RADIUS, f->st))
+        return 0;
+    if (f->stk.b)
+        stuck_add(&f->stk, &f->loc, f->loc.kept, f->loc.nkept, f->pos.player, f->st);
+    return 1;
 }
 
 /* Learned deadlocks for node n, on the board (the top of f->path): 1 when
@@ -362,7 +366,11 @@ static int dead_on_expansion(fess *f, uint32_t n, int *pruned)
     if (*pruned < 0)
         return 0;
     f->st->corrals++;
-    return f->cfg->deadlock_search > 0 && subset_corrals_dead(&f->sub, &f->cc, p, f->st);
+    if (f->cfg->deadlock_search <= 0 || !subset_corrals_dead(&f->sub, &f->cc, p, f->st))
+        return 0;
+    if (f->stk.b)
+        stuck_add(&f->stk, &f->sub, f->sub.kept, f->sub.nkept, p->player, f->st);
+    return 1;
 }
 
 /* Records the rank of node c, the next node to get one (c == f->nranks).

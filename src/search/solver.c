@@ -92,6 +92,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             .matching = (int)o->matching,
             .fixed = (int)o->fixed,
             .local = (int)o->local,
+            .stuck = (int)o->stuck,
             .dfs_ext = (int)o->dfs_ext,
             .corrals = (int)o->corrals,
             .deadlock_search = (int)o->deadlock_search,

@@ -31,7 +31,7 @@
     X(fixed, INT, 1, 0, 1, "prune positions where boxes fixed on goals leave another box no goal of its own") \
     X(corrals, INT, 1, 0, 1, "PI-corral pruning")                                            \
     X(local, INT, 1, 0, 1, "local deadlock search on the pushed box and the boxes near it") \
-    X(stuck, INT, 1, 0, 1, "fess: learn deadlock patterns from positions with large subtrees") \
+    X(stuck, INT, 1, 0, 1, "learned deadlock patterns: the sets the local and corral searches prove dead, and (fess) positions with large subtrees") \
     X(deadlock_search, INT, 50, 0, 1000000,                                                  \
       "positions per corral deadlock search (0 = off)")                                      \
     X(dfs_ext, INT, 1, 0, 1, "expand a child with its parent's f at once")                   \

@@ -445,7 +445,7 @@ static void run_fess_all(const board *b, const void *cfg, search_limits *lim, me
 TEST(fess_agrees_with_bfs_from_sampled_positions)
 {
     fess_config cfg = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .matching = 1,
-                       .fixed = 1, .local = 1, .packing = 1, .advisors = 1,
+                       .fixed = 1, .local = 1, .stuck = 1, .packing = 1, .advisors = 1,
                        .rooms = 1, .plan = 2};
     sampled_agreement(run_fess_all, &cfg, "fess");
 }

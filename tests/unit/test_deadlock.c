@@ -108,6 +108,12 @@ static void sample_level(const level *lv, int samples, tally *t, unsigned seed)
         long opt = -1;
         int known = -2; /* -2 = not computed yet */
 #define TRUTH() (known == -2 ? (known = solvable(&b, &p, &opt)) : known)
+        /* a match of the patterns learned from earlier samples */
+        if (stuck_match(&stk, &p)) {
+            t->matched++;
+            if (TRUTH() == 1)
+                t->matched_wrong++;
+        }
         int dead_sq = 0;
         for (int i = 0; i < b.nboxes; i++)
             dead_sq |= b.dead[p.boxes[i]];
@@ -156,6 +162,7 @@ static void sample_level(const level *lv, int samples, tally *t, unsigned seed)
         sq_t near[5];
         int kn = subset_near(&p, last, 2, 5, near);
         if (kn >= 2 && subset_dead(&xy, near, kn, p.player)) {
+            stuck_add(&stk, &xy, near, kn, p.player, &(stats){0});
             t->local++;
             if (TRUTH() == 1)
                 t->local_wrong++;
@@ -174,18 +181,14 @@ static void sample_level(const level *lv, int samples, tally *t, unsigned seed)
         if (allowed > 0) {
             stats st = {0};
             if (subset_corrals_dead(&sc, &cc, &p, &st)) {
+                stuck_add(&stk, &sc, sc.kept, sc.nkept, p.player, &st);
                 t->corrals++;
                 if (TRUTH() == 1)
                     t->corrals_wrong++;
             }
         }
-        /* Learned patterns: a match (patterns learned from earlier
-         * samples), then a learning test of the position itself. */
-        if (stuck_match(&stk, &p)) {
-            t->matched++;
-            if (TRUTH() == 1)
-                t->matched_wrong++;
-        }
+        /* Learned patterns: the learning test of the position itself
+         * (patterns from the local and corral searches above too). */
         {
             stats st = {0};
             if (stuck_learn(&stk, &p, &st)) {
