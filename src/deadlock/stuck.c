@@ -19,8 +19,6 @@ void stuck_init(stuck_table *t, const board *b)
         t->head[q] = UINT32_MAX;
     t->next = xmalloc(sizeof(uint32_t) * STUCK_MAX_PATTERNS);
     t->anchored = xcalloc((size_t)b->nsq, sizeof(uint32_t));
-    subset_init(&t->xy, b, STUCK_LIMIT, MIN(STUCK_MAX_BOXES, b->nboxes));
-    t->xy.xy = 1;
     t->on = xcalloc((size_t)b->nsq, 1);
     t->mark = xcalloc((size_t)b->nsq, sizeof(uint32_t));
     t->stack = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
@@ -37,7 +35,8 @@ void stuck_free(stuck_table *t)
     free(t->head);
     free(t->next);
     free(t->anchored);
-    subset_free(&t->xy);
+    if (t->xy.b)
+        subset_free(&t->xy);
     free(t->on);
     free(t->mark);
     free(t->stack);
@@ -166,7 +165,7 @@ void stuck_add(stuck_table *t, subset_ctx *proof, const sq_t *boxes, int k, sq_t
     store(t, k, player);
 }
 
-int stuck_learn(stuck_table *t, const position *p, stats *st)
+int stuck_learn(stuck_table *t, const position *p, int round, stats *st)
 {
     const board *b = t->b;
     for (int i = 0; i < b->nboxes; i++)
@@ -198,6 +197,12 @@ int stuck_learn(stuck_table *t, const position *p, stats *st)
     if (k == 0 || k > STUCK_MAX_BOXES)
         return 0;
     st->stuck_tests++;
+    if (!t->xy.b) { /* set up at the first test (the tables for stuck_add alone need none) */
+        subset_init(&t->xy, b, STUCK_LIMIT << (STUCK_LIMIT_SHIFT * (STUCK_ROUNDS - 1)),
+                    MIN(STUCK_MAX_BOXES, b->nboxes));
+        t->xy.xy = 1;
+    }
+    t->xy.limit = STUCK_LIMIT << (STUCK_LIMIT_SHIFT * MIN(MAX(round, 0), STUCK_ROUNDS - 1));
     if (!subset_dead(&t->xy, t->kept, k, p->player))
         return 0;
     k = shrink(t, &t->xy, k, p->player);

@@ -31,11 +31,16 @@
 #include "../util/stats.h"
 
 #define STUCK_MAX_BOXES 64
-#define STUCK_LIMIT 500
 #define STUCK_MAX_PATTERNS 2048
 /* The searches test a position when this many expansions have been made
- * below it (its subtree, itself included). */
+ * below it (its subtree, itself included), and again each time that count
+ * grows STUCK_AGAIN-fold, STUCK_ROUNDS tests in all; round r's proof search
+ * visits at most STUCK_LIMIT << (STUCK_LIMIT_SHIFT * r) states. */
 #define STUCK_AT 64
+#define STUCK_AGAIN 16
+#define STUCK_ROUNDS 3
+#define STUCK_LIMIT 500
+#define STUCK_LIMIT_SHIFT 3
 
 typedef struct stuck_table {
     const board *b;
@@ -48,7 +53,7 @@ typedef struct stuck_table {
     uint32_t *head;    /* [nsq] first pattern anchored on the square, or UINT32_MAX */
     uint32_t *next;    /* [STUCK_MAX_PATTERNS] next pattern on the same anchor */
     uint32_t *anchored; /* [nsq] patterns anchored on the square */
-    subset_ctx xy;     /* the proofs */
+    subset_ctx xy;     /* the proofs (xy.b set at the first stuck_learn) */
     uint8_t *on;       /* [nsq] scratch: a box kept on the square */
     uint32_t *mark;    /* [nsq] flood stamps */
     uint32_t ts;
@@ -70,8 +75,9 @@ int stuck_match(const stuck_table *t, const position *p);
 void stuck_add(stuck_table *t, subset_ctx *proof, const sq_t *boxes, int k, sq_t player,
                stats *st);
 
-/* Tries to prove p dead as above; stores the pattern found. Returns 1 when
- * p is proven dead. Counts stuck_tests and stuck_learned in st. */
-int stuck_learn(stuck_table *t, const position *p, stats *st);
+/* Tries to prove p dead as above, in round `round` (0 .. STUCK_ROUNDS-1);
+ * stores the pattern found. Returns 1 when p is proven dead. Counts
+ * stuck_tests and stuck_learned in st. */
+int stuck_learn(stuck_table *t, const position *p, int round, stats *st);
 
 #endif

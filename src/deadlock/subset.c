@@ -9,12 +9,25 @@
 #include <string.h>
 
 #define CACHE_SIZE (1u << 16)
+/* cache_val: 0 = empty, CACHE_DEAD = proven dead, else 1 + the bit length
+ * of the limit a search hit without a proof (a search under a larger limit
+ * is made again). */
+#define CACHE_DEAD 0xFF
+
+static int bit_length(uint32_t x)
+{
+    int n = 0;
+    for (; x; x >>= 1)
+        n++;
+    return n;
+}
 
 void subset_init(subset_ctx *s, const board *b, int limit, int maxk)
 {
     memset(s, 0, sizeof *s);
     s->b = b;
     s->limit = limit > 0 ? limit : 1;
+    s->max_limit = s->limit;
     s->maxk = MIN(maxk, b->nboxes);
     s->shell.b = b;
     s->shell.box_at = xmalloc(sizeof(uint16_t) * (size_t)b->nsq);
@@ -223,9 +236,13 @@ int subset_dead(subset_ctx *s, const sq_t *boxes, int k, sq_t player)
     lift(s, k);
     uint64_t key = h ^ b->zplayer[norm];
     uint32_t slot = (uint32_t)key & (s->ccap - 1);
-    if (s->cache_key[slot] == key && s->cache_val[slot]) {
+    if (s->limit > s->max_limit)
+        s->limit = s->max_limit;
+    int lbits = bit_length((uint32_t)s->limit);
+    if (s->cache_key[slot] == key &&
+        (s->cache_val[slot] == CACHE_DEAD || (s->cache_val[slot] && s->cache_val[slot] - 1 >= lbits))) {
         s->cache_hits++;
-        return s->cache_val[slot] - 1;
+        return s->cache_val[slot] == CACHE_DEAD;
     }
     s->searches++;
     if (++s->gen == 0) {
@@ -238,7 +255,7 @@ int subset_dead(subset_ctx *s, const sq_t *boxes, int k, sq_t player)
     int dead = search(s, k);
     s->proofs += (uint64_t)dead;
     s->cache_key[slot] = key;
-    s->cache_val[slot] = (uint8_t)(dead + 1);
+    s->cache_val[slot] = dead ? CACHE_DEAD : (uint8_t)(1 + lbits);
     return dead;
 }
 

@@ -13,7 +13,8 @@
  * limit it answers "not proven" (always safe). It prunes with dead squares
  * and freeze deadlocks, which stay sound in the reduced problem. Results
  * are cached by the kept boxes' squares and the player's normalized square
- * (a direct-mapped table, so answers stay deterministic). Nothing is
+ * (a direct-mapped table, so answers stay deterministic); a search that hit
+ * its limit is made again under a larger one. Nothing is
  * allocated after subset_init.
  *
  * The xy variant (s->xy) relaxes further: a box the player can push both
@@ -33,7 +34,9 @@
 
 typedef struct subset_ctx {
     const board *b;
-    int limit;        /* reduced positions per search */
+    int limit;        /* reduced positions per search (may change between
+                         searches, up to max_limit) */
+    int max_limit;    /* the limit given to subset_init (the room allocated) */
     int maxk;         /* most boxes kept */
     int xy;           /* take off a box as soon as it has a push along a row
                          and one along a column (set after subset_init) */

@@ -21,9 +21,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* below[]: a node proven dead (with everything under it). */
-#define BELOW_DEAD 0xFF
-_Static_assert(STUCK_AT < BELOW_DEAD, "subtree counts stay below the dead mark");
+/* below[]: a node proven dead (with everything under it); the count of
+ * the last stuck test. */
+#define BELOW_DEAD 0xFFFF
+#define BELOW_MAX (STUCK_AT * ipow(STUCK_AGAIN, STUCK_ROUNDS - 1))
+static inline uint32_t ipow(uint32_t x, int n)
+{
+    uint32_t r = 1;
+    while (n-- > 0)
+        r *= x;
+    return r;
+}
+_Static_assert(STUCK_AT * STUCK_AGAIN * STUCK_AGAIN < BELOW_DEAD && STUCK_ROUNDS == 3,
+               "subtree counts stay below the dead mark");
+
+/* The stuck-test round due when a subtree count reaches c, or -1. */
+static int stuck_round(uint32_t c)
+{
+    uint32_t at = STUCK_AT;
+    for (int r = 0; r < STUCK_ROUNDS; r++, at *= STUCK_AGAIN)
+        if (c == at)
+            return r;
+    return -1;
+}
 
 /* Corral deadlock searches keep at most this many boxes. */
 #define SUBSET_MAX_BOXES 64
@@ -73,9 +93,11 @@ struct fess {
     subset_ctx sub; /* corral deadlock searches (sub.b set when on) */
     subset_ctx loc; /* local deadlock searches, xy variant (loc.b set when on) */
     uint8_t *allow; /* [nboxes] PI-corral: allowed first pushes per box */
-    stuck_table stk; /* learned deadlock patterns (stk.b set when on) */
-    uint8_t *below;  /* [below_cap] expansions in each node's subtree, saturating at
-                        STUCK_AT; BELOW_DEAD: proven dead (memory budget) */
+    stuck_table *stk; /* learned deadlock patterns (NULL: off): own_stk, or
+                         a table the portfolio shares (fess_share_patterns) */
+    stuck_table own_stk;
+    uint16_t *below; /* [below_cap] expansions in each node's subtree, saturating at
+                        BELOW_MAX; BELOW_DEAD: proven dead (memory budget) */
     uint32_t below_cap;
     uint32_t *due;   /* [capdue] path depths whose subtree count reached STUCK_AT */
     uint32_t capdue;
@@ -275,8 +297,8 @@ static int local_dead(fess *f, sq_t to)
     f->loc.limit = (int)MIN(MAX(LOCAL_PER_MOVE * per, (uint64_t)LOCAL_MIN_LIMIT), LOCAL_LIMIT);
     if (!subset_local_dead(&f->loc, &f->pos, to, LOCAL_RADIUS, f->st))
         return 0;
-    if (f->stk.b)
-        stuck_add(&f->stk, &f->loc, f->loc.kept, f->loc.nkept, f->pos.player, f->st);
+    if (f->stk)
+        stuck_add(f->stk, &f->loc, f->loc.kept, f->loc.nkept, f->pos.player, f->st);
     return 1;
 }
 
@@ -296,10 +318,11 @@ static int below_dead(fess *f, uint32_t n)
         uint32_t cap = f->below_cap ? f->below_cap : 65536;
         while (cap < count)
             cap *= 2;
-        uint8_t *r = mem_realloc(f->mem, f->below, f->below_cap, cap);
+        uint16_t *r = mem_realloc(f->mem, f->below, sizeof(uint16_t) * f->below_cap,
+                                  sizeof(uint16_t) * cap);
         if (!r)
             return -1;
-        memset(r + f->below_cap, 0, cap - f->below_cap);
+        memset(r + f->below_cap, 0, sizeof(uint16_t) * (cap - f->below_cap));
         f->below = r;
         f->below_cap = cap;
     }
@@ -314,8 +337,8 @@ static int below_dead(fess *f, uint32_t n)
     }
     uint32_t ndue = 0;
     for (uint32_t i = 0; i <= top; i++) {
-        uint8_t *c = &f->below[ps->v[i].node];
-        if (*c < STUCK_AT && ++*c == STUCK_AT)
+        uint16_t *c = &f->below[ps->v[i].node];
+        if (*c < BELOW_MAX && stuck_round(++*c) >= 0)
             f->due[ndue++] = i;
     }
     if (ndue == 0)
@@ -324,7 +347,8 @@ static int below_dead(fess *f, uint32_t n)
     for (uint32_t d = ndue; d-- > 0 && !dead;) {
         uint32_t a = ps->v[f->due[d]].node;
         f->st->setpos_steps += pstack_set(ps, &f->pos, &f->ns, a);
-        if (stuck_match(&f->stk, &f->pos) || stuck_learn(&f->stk, &f->pos, f->st)) {
+        if (stuck_match(f->stk, &f->pos) ||
+            stuck_learn(f->stk, &f->pos, stuck_round(f->below[a]), f->st)) {
             f->below[a] = BELOW_DEAD;
             dead = 1;
         }
@@ -342,7 +366,7 @@ static int dead_on_expansion(fess *f, uint32_t n, int *pruned)
     const position *p = &f->pos;
     const node *nd = nodes_at(&f->ns, n);
     *pruned = -1;
-    if (f->stk.b && stuck_match(&f->stk, p)) {
+    if (f->stk && stuck_match(f->stk, p)) {
         f->st->cut_stuck++;
         return 1;
     }
@@ -368,8 +392,8 @@ static int dead_on_expansion(fess *f, uint32_t n, int *pruned)
     f->st->corrals++;
     if (f->cfg->deadlock_search <= 0 || !subset_corrals_dead(&f->sub, &f->cc, p, f->st))
         return 0;
-    if (f->stk.b)
-        stuck_add(&f->stk, &f->sub, f->sub.kept, f->sub.nkept, p->player, f->st);
+    if (f->stk)
+        stuck_add(f->stk, &f->sub, f->sub.kept, f->sub.nkept, p->player, f->st);
     return 1;
 }
 
@@ -616,7 +640,7 @@ static int expand(fess *f, uint32_t ci, fentry e)
             die("internal error: position check failed (code %d)", rc);
     }
     node_close(nd);
-    if (f->stk.b) {
+    if (f->stk) {
         int bd = below_dead(f, n);
         if (bd < 0) {
             f->stop = STOP_MEMORY;
@@ -688,8 +712,10 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
         subset_init(&f->loc, b, LOCAL_LIMIT, LOCAL_MAX_BOXES);
         f->loc.xy = 1;
     }
-    if (cfg->stuck)
-        stuck_init(&f->stk, b);
+    if (cfg->stuck) {
+        stuck_init(&f->own_stk, b);
+        f->stk = &f->own_stk;
+    }
     lb_sol_init(&f->sol, b->nboxes);
     f->pk.n = 0;
     f->pk.order = NULL;
@@ -768,6 +794,12 @@ void fess_watch(fess *f, const backward *w)
     f->meet = w;
 }
 
+void fess_share_patterns(fess *f, stuck_table *t)
+{
+    if (f->stk)
+        f->stk = t;
+}
+
 const node_store *fess_nodes(const fess *f)
 {
     return &f->ns;
@@ -825,9 +857,9 @@ void fess_end(fess *f)
     free(f->walkq);
     nodes_free(&f->ns);
     mem_free(f->mem, f->rank_of, sizeof(uint32_t) * f->rank_cap);
-    mem_free(f->mem, f->below, f->below_cap);
+    mem_free(f->mem, f->below, sizeof(uint16_t) * f->below_cap);
     free(f->due);
-    stuck_free(&f->stk);
+    stuck_free(&f->own_stk);
     if (f->lb_ok)
         lb_free(&f->lb);
     lb_sol_free(&f->sol);

@@ -70,6 +70,12 @@ int fess_plan_replaced_order(const fess *f);
  * meetings). w = NULL stops it (before w is freed). */
 struct backward;
 void fess_watch(fess *f, const struct backward *w);
+/* Makes f learn into and match against t (deadlock/stuck.h) instead of a
+ * table of its own, when f keeps patterns at all (cfg->stuck). t must be
+ * set up on f's board, outlive f, and be touched by one thread at a time. */
+struct stuck_table;
+void fess_share_patterns(fess *f, struct stuck_table *t);
+
 /* f's node store, for backward_watch. */
 const struct node_store *fess_nodes(const fess *f);
 

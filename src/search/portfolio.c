@@ -1,6 +1,7 @@
 /* portfolio.c: strategies in turn on one level, or side by side on a lent
  * thread (see portfolio.h). */
 #include "portfolio.h"
+#include "../deadlock/stuck.h"
 #include "../util/util.h"
 
 #include <string.h>
@@ -47,6 +48,8 @@ typedef struct portfolio {
     _Atomic uint64_t nodes_left; /* side by side, with a node limit: positions
                                     not yet granted to a member */
     int ib;                /* the backward member, or -1 */
+    stuck_table patterns;  /* the FESS members' deadlock patterns (patterns.b
+                              set when on): they run on one thread */
 } portfolio;
 
 static int member_step(member *m, uint64_t budget)
@@ -181,6 +184,13 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
     m[0] = (member){.name = "fess", .kind = MEMBER_FESS, .slice = SLICE_FESS};
     m[1] = (member){.name = "astar", .kind = MEMBER_ASTAR, .slice = SLICE_ASTAR};
     m[0].search = fess_begin(b, &cfg->fess, &p.sub, mem, &m[0].out);
+    /* Patterns hold whatever the search: the FESS members, which always run
+     * on this thread, learn into one table (A* may run on the lent thread
+     * and keeps its own). */
+    if (cfg->fess.stuck) {
+        stuck_init(&p.patterns, b);
+        fess_share_patterns(m[0].search, &p.patterns);
+    }
     m[1].search = astar_begin(b, &cfg->astar, &p.sub, mem, &m[1].out);
     p.n = 2;
     /* Where a complete plan replaced the greedy packing order, a second
@@ -191,6 +201,8 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
         fess_plan_replaced_order(m[0].search)) {
         m[2] = (member){.name = "fess-order", .kind = MEMBER_FESS, .slice = SLICE_FESS};
         m[2].search = fess_begin(b, &order, &p.sub, mem, &m[2].out);
+        if (p.patterns.b)
+            fess_share_patterns(m[2].search, &p.patterns);
         p.n = 3;
     }
     p.ib = cfg->use_backward ? p.n++ : -1; /* the backward member */
@@ -278,6 +290,7 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
     }
     for (int i = 0; i < p.n; i++)
         member_end(&p, &m[i]);
+    stuck_free(&p.patterns);
     /* The member that ended the level; a solution wins anyway (side by
      * side, one may solve just after the other hit the time limit). */
     int e = atomic_load(&p.ended) - 1;

@@ -191,7 +191,7 @@ static void sample_level(const level *lv, int samples, tally *t, unsigned seed)
          * (patterns from the local and corral searches above too). */
         {
             stats st = {0};
-            if (stuck_learn(&stk, &p, &st)) {
+            if (stuck_learn(&stk, &p, sample % STUCK_ROUNDS, &st)) {
                 t->stuck++;
                 if (TRUTH() == 1)
                     t->stuck_wrong++;
@@ -500,7 +500,7 @@ TEST(stuck_patterns_hand_made)
     stuck_init(&t, &b);
     stats st = {0};
     CHECK_INT(stuck_match(&t, &p), 0);
-    CHECK_INT(stuck_learn(&t, &p, &st), 1);
+    CHECK_INT(stuck_learn(&t, &p, 0, &st), 1);
     CHECK_INT(t.n, 1);
     CHECK_INT((int)(t.start[1] - t.start[0]), 2);
     CHECK_INT((int)st.stuck_learned, 1);
@@ -514,7 +514,7 @@ TEST(stuck_patterns_hand_made)
     sq_t moved[3] = {SQ(3, 1), SQ(4, 2), SQ(2, 3)};
     pos_set(&p, moved, SQ(5, 3));
     CHECK_INT(stuck_match(&t, &p), 0);
-    CHECK_INT(stuck_learn(&t, &p, &st), 0);
+    CHECK_INT(stuck_learn(&t, &p, 0, &st), 0);
     CHECK_INT(t.n, 1);
 #undef SQ
     stuck_free(&t);
