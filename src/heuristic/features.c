@@ -72,7 +72,7 @@ sq_t feat_next_square(const feat_ctx *c, const position *p, int packed)
     return SQ_NONE;
 }
 
-int feat_connectivity(feat_ctx *c, const position *p)
+int feat_connectivity(feat_ctx *c, const position *p, const reach *r)
 {
     const board *b = c->b;
     if (++c->ts == 0) {
@@ -80,9 +80,9 @@ int feat_connectivity(feat_ctx *c, const position *p)
         c->ts = 1;
     }
     uint32_t ts = c->ts;
-    int regions = 0;
+    int regions = r ? 1 : 0;
     for (int s0 = 0; s0 < b->nsq; s0++) {
-        if (c->stamp[s0] == ts || p->box_at[s0] != NO_BOX)
+        if (c->stamp[s0] == ts || p->box_at[s0] != NO_BOX || (r && reach_floor(r, (sq_t)s0)))
             continue;
         regions++;
         int sp = 0;

@@ -27,6 +27,7 @@
 #include "../analysis/packing.h"
 #include "../analysis/plan.h"
 #include "../core/position.h"
+#include "../core/reach.h"
 
 typedef struct feat {
     int packed;
@@ -60,8 +61,9 @@ int feat_oop(const feat_ctx *c, const position *p, int packed);
  * plan's next step, or the first empty goal of the packing order; SQ_NONE
  * without either or when all is done. */
 sq_t feat_next_square(const feat_ctx *c, const position *p, int packed);
-/* Regions of free floor in p. */
-int feat_connectivity(feat_ctx *c, const position *p);
+/* Regions of free floor in p. r: NULL, or the player's region in p just
+ * computed (reach_compute), which then counts as one region unflooded. */
+int feat_connectivity(feat_ctx *c, const position *p, const reach *r);
 
 /* The rank of a feature vector: smaller is better; each field is clamped
  * to a byte. */

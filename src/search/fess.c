@@ -269,12 +269,12 @@ static int limits_hit(fess *f)
     return 1;
 }
 
-/* The feature rank of the position on the board. */
-static uint32_t rank_here(fess *f)
+/* The feature rank of the position on the board; r holds its player region. */
+static uint32_t rank_here(fess *f, const reach *r)
 {
     feat v = {0, 0, 0, 0};
     v.packed = feat_packed(&f->fc, &f->pos);
-    v.conn = feat_connectivity(&f->fc, &f->pos);
+    v.conn = feat_connectivity(&f->fc, &f->pos, r);
     if (f->rm.nrooms > 0)
         v.rooms = rooms_score(&f->rm, &f->rw, &f->pos);
     if (f->cfg->oop)
@@ -548,7 +548,7 @@ static int generate(fess *f, uint32_t n, int pruned)
             if (c < f->nranks) {
                 rank = f->rank_of[c];
             } else {
-                rank = rank_here(f);
+                rank = rank_here(f, &f->rc);
                 if (rank_store(f, c, rank) != 0) {
                     f->stop = STOP_MEMORY;
                     pos_undo(p, &u);
@@ -777,7 +777,7 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
             f->finished = 1;
             return f;
         }
-        uint32_t rank = rank_here(f);
+        uint32_t rank = rank_here(f, &f->r);
         uint32_t ci = cell_get(f, rank);
         if (rank_store(f, root, rank) != 0 || ci == UINT32_MAX ||
             cell_push(f, &f->cells[ci], rank, root) != 0) {

@@ -198,13 +198,21 @@ TEST(features_connectivity_hand_made)
     pos_init(&p, &b);
     feat_ctx fc;
     feat_init(&fc, &b, NULL, NULL);
-    CHECK_INT(feat_connectivity(&fc, &p), 2);
+    reach r;
+    reach_init(&r, b.nsq);
+    CHECK_INT(feat_connectivity(&fc, &p, NULL), 2);
+    /* the same with the player's region given */
+    reach_compute(&r, &p, p.player);
+    CHECK_INT(feat_connectivity(&fc, &p, &r), 2);
     CHECK_INT(feat_packed(&fc, &p), 0);
     /* push the box onto the goal: one region again, one box packed */
     undo_rec u;
     pos_push(&p, p.boxes[0], DIR_RIGHT, 2, &u);
-    CHECK_INT(feat_connectivity(&fc, &p), 1);
+    CHECK_INT(feat_connectivity(&fc, &p, NULL), 1);
+    reach_compute(&r, &p, p.player);
+    CHECK_INT(feat_connectivity(&fc, &p, &r), 1);
     CHECK_INT(feat_packed(&fc, &p), 1);
+    reach_free(&r);
     feat_free(&fc);
     pos_free(&p);
     board_free(&b);
