@@ -10,6 +10,8 @@
 #include "cli.h"
 #include "../core/board.h"
 #include "../core/solution.h"
+#include "../analysis/distance.h"
+#include "../search/audit.h"
 #include "../util/str.h"
 #include "../util/util.h"
 
@@ -368,15 +370,19 @@ static void verify_usage(FILE *f)
             "  --level N | --levels LIST  check these levels only (LIST: 1-5,9,12-20)\n"
             "  --format text|jsonl        report format (default text)\n"
             "  --quiet                    print invalid solutions and the summary only\n"
+            "  --audit                    also run every deadlock detector on every position\n"
+            "                             of each valid solution (none may call one dead)\n"
+            "                             and follow the packing plan along it\n"
             "\n"
-            "exit status: 0 all solutions valid, 1 some solution invalid, 2 bad input.\n");
+            "exit status: 0 all solutions valid, 1 some solution invalid (or, with --audit,\n"
+            "some detector called a solution's position dead), 2 bad input.\n");
 }
 
 int cmd_verify(int argc, char **argv)
 {
     const char *file = NULL, *solfile = NULL;
     level_sel sel = {.given = 0};
-    int jsonl = 0, quiet = 0;
+    int jsonl = 0, quiet = 0, audit = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
@@ -393,6 +399,10 @@ int cmd_verify(int argc, char **argv)
         }
         if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
             quiet = 1;
+            continue;
+        }
+        if (!strcmp(a, "--audit")) {
+            audit = 1;
             continue;
         }
         if (!strcmp(a, "--format") || !strncmp(a, "--format=", 9)) {
@@ -448,7 +458,8 @@ int cmd_verify(int argc, char **argv)
     }
 
     /* A malformed level is bad input even when no solution refers to it. */
-    int nvalid = 0, ninvalid = 0, nsaved = 0, nbadlevel = 0;
+    int nvalid = 0, ninvalid = 0, nsaved = 0, nbadlevel = 0, naudit_failed = 0;
+    long naudit_pushes = 0;
     for (int k = 0; k < c.nlevels; k++) {
         if (c.levels[k].error && cli_selected(&sel, c.levels[k].index)) {
             fprintf(stderr, "%s\n", c.levels[k].error);
@@ -468,7 +479,9 @@ int cmd_verify(int argc, char **argv)
         char reason[320] = "";
         replay_result rr;
         memset(&rr, 0, sizeof rr);
-        int have_metrics = 0;
+        int have_metrics = 0, audited = 0;
+        audit_report ar;
+        memset(&ar, 0, sizeof ar);
         if (lv->error) {
             /* The level's own error is already reported above. */
             status = "invalid";
@@ -493,6 +506,11 @@ int cmd_verify(int argc, char **argv)
                         snprintf(reason, sizeof reason,
                                  "claims %ld moves and %ld pushes; the replay gives %ld and %ld",
                                  it->claim_moves, it->claim_pushes, rr.m.moves, rr.m.pushes);
+                    }
+                    if (audit && !strcmp(status, "valid") && distance_analyze(&bd) == 0 &&
+                        audit_solution(&bd, &mv, &ar) == 0) {
+                        audited = 1;
+                        naudit_pushes += ar.pushes;
                     }
                 } else if (rr.legal && it->saved_game) {
                     status = "saved game";
@@ -550,6 +568,23 @@ int cmd_verify(int argc, char **argv)
                           rr.m.pushing_sessions, rr.m.player_lines);
             if (have_metrics && !rr.legal)
                 sb_printf(&b, ",\"fail_step\":%ld", rr.fail_step);
+            if (audited) {
+                sb_printf(&b, ",\"audit\":{\"false_verdicts\":%ld", audit_false_verdicts(&ar));
+                for (int d = 0; d < AUDIT_N; d++)
+                    if (ar.dead[d])
+                        sb_printf(&b, ",\"%s\":{\"dead\":%ld,\"first_push\":%ld}", audit_name[d],
+                                  ar.dead[d], ar.first[d]);
+                sb_printf(&b,
+                          ",\"plan_steps\":%d,\"packed_start\":%d,\"packed_best\":%d,"
+                          "\"packed_best_push\":%ld,\"packed_final\":%d,\"packed_low_longest\":%ld,"
+                          "\"packed_low_from\":%ld",
+                          ar.plan_steps, ar.packed_start, ar.packed_best, ar.packed_best_push,
+                          ar.packed_final, ar.packed_low_longest, ar.packed_low_from);
+                sb_puts(&b, ",\"packed_first\":[");
+                for (int k = 0; k <= ar.packed_best && k <= AUDIT_MAX_PACKED; k++)
+                    sb_printf(&b, "%s%ld", k ? "," : "", ar.packed_first[k]);
+                sb_puts(&b, "]}");
+            }
             sb_puts(&b, "}\n");
             fputs(b.s, stdout);
         }
@@ -571,6 +606,31 @@ int cmd_verify(int argc, char **argv)
             sb_putc(&b, '\n');
             fputs(b.s, invalid ? stderr : stdout);
         }
+        if (audited) {
+            long nf = audit_false_verdicts(&ar);
+            if (nf) {
+                naudit_failed++;
+                for (int d = 0; d < AUDIT_N; d++)
+                    if (ar.dead[d])
+                        fprintf(stderr,
+                                "%s: error: audit: %s (%s) calls %ld of the solution's positions "
+                                "dead, the first after push %ld\n",
+                                where.s, audit_name[d], audit_desc[d], ar.dead[d], ar.first[d]);
+            }
+            if (!jsonl && !quiet) {
+                char plan[64];
+                if (ar.plan_steps)
+                    snprintf(plan, sizeof plan, "plan of %d steps", ar.plan_steps);
+                else
+                    snprintf(plan, sizeof plan, "no plan");
+                printf("%s: audit: %ld pushes, %ld false deadlock verdicts; packed (%s) %d at "
+                       "the start, at most %d (first after push %ld), %d at the end; longest "
+                       "fall below the best so far: %ld pushes from push %ld\n",
+                       where.s, ar.pushes, nf, plan, ar.packed_start, ar.packed_best,
+                       ar.packed_best_push, ar.packed_final, ar.packed_low_longest,
+                       ar.packed_low_from);
+            }
+        }
         sb_free(&where);
     }
     int without = 0;
@@ -581,6 +641,9 @@ int cmd_verify(int argc, char **argv)
                     "without a valid solution\n",
             nvalid + ninvalid + nsaved, nvalid + ninvalid + nsaved == 1 ? "" : "s", nvalid,
             ninvalid, nsaved, nsaved == 1 ? "" : "s", without, without == 1 ? "" : "s");
+    if (audit)
+        fprintf(stderr, "keeper: audit: %ld pushes, %d solution%s with a false deadlock verdict\n",
+                naudit_pushes, naudit_failed, naudit_failed == 1 ? "" : "s");
     sb_free(&b);
     free(has_solution);
     for (int i = 0; i < items.n; i++) {
@@ -592,5 +655,5 @@ int cmd_verify(int argc, char **argv)
     collection_free(&c);
     if (rc || nbadlevel)
         return EXIT_BAD_INPUT;
-    return ninvalid ? EXIT_SOME_FAILED : EXIT_ALL_OK;
+    return ninvalid || naudit_failed ? EXIT_SOME_FAILED : EXIT_ALL_OK;
 }

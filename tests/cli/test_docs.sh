@@ -28,13 +28,13 @@ for o in $opts; do
     roff=$(printf '%s' "$o" | sed 's/_/\\\\-/g')
     grep -q -- "\\\\-\\\\-$roff" $MAN && pass || fail "$MAN does not document --$(echo $o | tr _ -)"
 done
-for o in level levels output format quiet verbose; do
+for o in level levels output format quiet verbose audit; do
     grep -q -- "\\\\-\\\\-$o" $MAN && pass || fail "$MAN does not document --$o"
 done
 # Every JSON field of solve and verify, in the manual and in formats.md.
 run "$KEEPER" solve levels/demo.xsb --search bfs --level 1 --format jsonl
 keys=$(sed 's/"[^"]*":/\n&\n/g' "$WORK/out" | sed -n 's/^"\([a-z_]*\)":$/\1/p')
-run "$KEEPER" verify tests/data/cli_verify_bad.sok --format jsonl
+run "$KEEPER" verify tests/data/cli_verify_bad.sok --format jsonl --audit
 keys="$keys $(sed 's/"[^"]*":/\n&\n/g' "$WORK/out" | sed -n 's/^"\([a-z_]*\)":$/\1/p')"
 for k in $(echo $keys | tr ' ' '\n' | sort -u); do
     grep -q "$k" $MAN && pass || fail "$MAN does not document the JSON field $k"

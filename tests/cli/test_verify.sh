@@ -49,6 +49,21 @@ expect_out '"section":2,.*"status":"invalid","reason":"step 10 \(d\): the player
     "verify jsonl: the failing step"
 expect_err "$BAD:16: error: .*step 10" "verify jsonl: invalid solutions also reported on stderr"
 
+# --- --audit: every detector on every position of the valid solutions, and
+# the packing plan followed along them
+run "$KEEPER" verify "$OK" --audit
+expect_rc 0 "verify --audit: no detector calls a solution's position dead"
+expect_out "^$OK:13: level 1 \"Warm-up\", section 1 \"Solution 14/5\": audit: 5 pushes, 0 false deadlock verdicts; packed \(plan of [0-9]+ steps\) [0-9]+ at the start, at most ([0-9]+) \(first after push [0-9]+\), [0-9]+ at the end" \
+    "verify --audit: the audit line of a valid solution"
+expect_err "audit: 9 pushes, 0 solutions with a false deadlock verdict" "verify --audit: summary"
+grep -q 'SaveGame.*audit' "$WORK/out" && fail "verify --audit audits a saved game" || pass
+run "$KEEPER" verify "$OK" --audit --level 2 --format jsonl
+expect_out '"section":1,.*"status":"valid",.*"audit":\{"false_verdicts":0,"plan_steps":[0-9]+,.*"packed_final":([0-9]+),.*"packed_first":\[0(,[0-9]+)*\]\}\}$' \
+    "verify --audit jsonl: the audit object"
+run "$KEEPER" verify "$BAD" --audit --quiet
+expect_rc 1 "verify --audit: invalid solutions are still invalid"
+expect_err "audit: 5 pushes, 0 solutions" "verify --audit: only the valid solution is audited"
+
 # --- a separate solutions file: LURD lines
 printf 'llDurrdLdLUruL\nuLLrrdLL\n' > "$WORK/two.lurd"
 run "$KEEPER" verify "$DEMO" "$WORK/two.lurd"
@@ -147,6 +162,15 @@ if have_shared && [ -f "$LEVELS/solutions/microban155.ksokoban-online.csv" ]; th
     run "$KEEPER" verify "$LEVELS/xsokoban90.xsb" "$LEVELS/solutions/xsokoban90.ksokoban-online.csv" --quiet
     expect_rc 0 "verify XSokoban against its known solutions"
     expect_err " 0 invalid" "verify XSokoban: none invalid"
+    # --audit: no deadlock detector may call a position of a known solution
+    # dead (Microban I: 5,474 positions; XSokoban 1-4: about 800).
+    run "$KEEPER" verify "$LEVELS/microban155.xsb" "$LEVELS/solutions/microban155.ksokoban-online.csv" --quiet --audit
+    expect_rc 0 "verify --audit: Microban's known solutions"
+    expect_err "audit: [0-9]+ pushes, 0 solutions with a false deadlock verdict" "verify --audit Microban: no false verdict"
+    run "$KEEPER" verify "$LEVELS/xsokoban90.xsb" "$LEVELS/solutions/xsokoban90.ksokoban-online.csv" --audit --levels 1-4 --format jsonl
+    expect_rc 0 "verify --audit: XSokoban 1-4"
+    n=$(grep -c '"audit":{"false_verdicts":0,' "$WORK/out")
+    [ "$n" -eq 4 ] && pass || fail "verify --audit XSokoban 1-4: $n of 4 audited clean"
     # Corrupt one known solution: the claims no longer hold.
     sed '2s/,\([lurdLURD]*\)$/,\1l/' "$LEVELS/solutions/microban155.ksokoban-online.csv" > "$WORK/mb.csv"
     run "$KEEPER" verify "$LEVELS/microban155.xsb" "$WORK/mb.csv" --quiet

@@ -1,0 +1,211 @@
+/* audit.c: deadlock detectors and the packing plan checked along a known
+ * solution (audit.h). */
+#include "audit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "backward.h"
+#include "../analysis/packing.h"
+#include "../analysis/plan.h"
+#include "../core/position.h"
+#include "../core/reach.h"
+#include "../deadlock/corral.h"
+#include "../deadlock/fixed.h"
+#include "../deadlock/freeze.h"
+#include "../deadlock/stuck.h"
+#include "../deadlock/subset.h"
+#include "../heuristic/features.h"
+#include "../heuristic/lowerbound.h"
+#include "../util/mem.h"
+#include "../util/util.h"
+
+/* As the searches set them up (fess.c, astar.c). */
+#define AUDIT_CORRAL_LIMIT 50
+#define AUDIT_SUBSET_MAX_BOXES 64
+
+const char *const audit_name[AUDIT_N] = {
+#define AUDIT_NAME(name, desc) #name,
+    AUDIT_DETECTORS(AUDIT_NAME)
+#undef AUDIT_NAME
+};
+const char *const audit_desc[AUDIT_N] = {
+#define AUDIT_DESC(name, desc) desc,
+    AUDIT_DETECTORS(AUDIT_DESC)
+#undef AUDIT_DESC
+};
+
+typedef struct auditor {
+    const board *b;
+    position pos;
+    reach r;
+    freeze_ctx fz;
+    membudget mem;
+    lowerbound lb;
+    lb_sol sol;
+    int lb_ok;
+    fixed_ctx fx;
+    corral_ctx cc;
+    uint8_t *allow;
+    subset_ctx sub, loc;
+    stuck_table stk;
+    stats st;
+    backward *bw;
+    search_outcome bw_out;
+    search_limits lim;
+    packing pk;
+    plan pl;
+    feat_ctx fc;
+    audit_report *rep;
+} auditor;
+
+static void verdict(auditor *a, int det, int dead)
+{
+    if (!dead)
+        return;
+    if (a->rep->dead[det]++ == 0)
+        a->rep->first[det] = a->rep->pushes;
+}
+
+/* Every detector on the position on the board; `to` is the square the last
+ * push put a box on. */
+static void audit_here(auditor *a, sq_t to)
+{
+    const board *b = a->b;
+    position *p = &a->pos;
+    int on_dead = 0;
+    for (int i = 0; i < b->nboxes; i++)
+        on_dead |= b->dead[p->boxes[i]];
+    verdict(a, AUDIT_dead_square, on_dead);
+    verdict(a, AUDIT_freeze, freeze_deadlock(&a->fz, p, to));
+    if (a->lb_ok)
+        verdict(a, AUDIT_matching, lb_solve(&a->lb, &a->sol, p->boxes) == LB_INF);
+    verdict(a, AUDIT_fixed, fixed_deadlock(&a->fx, p));
+    reach_compute(&a->r, p, p->player);
+    int pruned = corral_prune(&a->cc, p, &a->r, a->allow);
+    verdict(a, AUDIT_corral, pruned == 0);
+    if (pruned > 0)
+        verdict(a, AUDIT_corral_search, subset_corrals_dead(&a->sub, &a->cc, p, &a->st));
+    verdict(a, AUDIT_local, subset_local_dead(&a->loc, p, to, LOCAL_RADIUS, &a->st));
+    verdict(a, AUDIT_stuck, stuck_learn(&a->stk, p, STUCK_ROUNDS - 1, &a->st));
+    if (a->bw) {
+        int why = backward_cuts(a->bw, p);
+        verdict(a, AUDIT_backward_reach, why == 1);
+        verdict(a, AUDIT_backward_matching, why == 2);
+    }
+}
+
+static void follow_packed(auditor *a, long *low_run, long *low_from)
+{
+    audit_report *r = a->rep;
+    int packed = feat_packed(&a->fc, &a->pos);
+    for (int k = 0; k <= packed && k <= AUDIT_MAX_PACKED; k++)
+        if (r->packed_first[k] < 0)
+            r->packed_first[k] = r->pushes;
+    if (packed > r->packed_best) {
+        r->packed_best = packed;
+        r->packed_best_push = r->pushes;
+    }
+    if (packed < r->packed_best) {
+        if ((*low_run)++ == 0)
+            *low_from = r->pushes;
+        if (*low_run > r->packed_low_longest) {
+            r->packed_low_longest = *low_run;
+            r->packed_low_from = *low_from;
+        }
+    } else {
+        *low_run = 0;
+    }
+}
+
+int audit_solution(const board *b, const movelist *mv, audit_report *r)
+{
+    memset(r, 0, sizeof *r);
+    auditor a;
+    memset(&a, 0, sizeof a);
+    a.b = b;
+    a.rep = r;
+    pos_init(&a.pos, b);
+    reach_init(&a.r, b->nsq);
+    freeze_init(&a.fz, b);
+    mem_init(&a.mem, 1ULL << 30);
+    lb_sol_init(&a.sol, b->nboxes);
+    a.lb_ok = lb_init(&a.lb, b, 1, &a.mem) == 0;
+    fixed_init(&a.fx, b);
+    corral_init(&a.cc, b);
+    a.allow = xcalloc((size_t)b->nboxes, 1);
+    subset_init(&a.sub, b, AUDIT_CORRAL_LIMIT, AUDIT_SUBSET_MAX_BOXES);
+    subset_init(&a.loc, b, LOCAL_LIMIT, LOCAL_MAX_BOXES);
+    a.loc.xy = 1;
+    stuck_init(&a.stk, b);
+    backward_config bc = {.reach = 1, .matching = 1, .check = 0};
+    a.bw = backward_begin(b, &bc, &a.lim, &a.mem, &a.bw_out);
+    /* The plan as the feature-space search builds it (--plan 2). */
+    packing_compute(&a.pk, b, 0);
+    if (plan_compute(&a.pl, b, 0, 0) != 0)
+        memset(&a.pl, 0, sizeof a.pl);
+    else if (!a.pl.complete && a.pk.n > 0)
+        plan_free(&a.pl);
+    r->plan_steps = a.pl.n;
+    feat_init(&a.fc, b, &a.pk, &a.pl);
+
+    for (int k = 0; k <= AUDIT_MAX_PACKED; k++)
+        r->packed_first[k] = -1;
+    r->packed_start = r->packed_best = feat_packed(&a.fc, &a.pos);
+    for (int k = 0; k <= r->packed_start && k <= AUDIT_MAX_PACKED; k++)
+        r->packed_first[k] = 0;
+    long low_run = 0, low_from = 0;
+    int rc = 0;
+    for (int i = 0; i < mv->n; i++) {
+        int dir = mv->m[i] & 3;
+        sq_t next = b->nb[a.pos.player][dir];
+        if (next == SQ_NONE) {
+            rc = -1;
+            break;
+        }
+        if (a.pos.box_at[next] == NO_BOX) {
+            a.pos.player = next;
+            continue;
+        }
+        sq_t beyond = b->nb[next][dir];
+        if (beyond == SQ_NONE || a.pos.box_at[beyond] != NO_BOX) {
+            rc = -1;
+            break;
+        }
+        undo_rec u;
+        pos_push(&a.pos, next, dir, 1, &u);
+        r->pushes++;
+        audit_here(&a, beyond);
+        follow_packed(&a, &low_run, &low_from);
+    }
+    if (rc == 0 && !pos_solved(&a.pos))
+        rc = -1;
+    r->packed_final = feat_packed(&a.fc, &a.pos);
+
+    feat_free(&a.fc);
+    if (a.pl.n)
+        plan_free(&a.pl);
+    packing_free(&a.pk);
+    backward_end(a.bw);
+    stuck_free(&a.stk);
+    subset_free(&a.loc);
+    subset_free(&a.sub);
+    free(a.allow);
+    corral_free(&a.cc);
+    fixed_free(&a.fx);
+    if (a.lb_ok)
+        lb_free(&a.lb);
+    lb_sol_free(&a.sol);
+    freeze_free(&a.fz);
+    reach_free(&a.r);
+    pos_free(&a.pos);
+    return rc;
+}
+
+long audit_false_verdicts(const audit_report *r)
+{
+    long n = 0;
+    for (int d = 0; d < AUDIT_N; d++)
+        n += r->dead[d];
+    return n;
+}
