@@ -6,6 +6,7 @@
 #include "pstack.h"
 #include "../analysis/packing.h"
 #include "../analysis/rooms.h"
+#include "../heuristic/hotspot.h"
 #include "../core/position.h"
 #include "../core/reach.h"
 #include "../deadlock/corral.h"
@@ -120,6 +121,7 @@ struct fess {
     kid *kids;
     uint32_t nkids, capkids;
     uint32_t *rank_of; /* [nranks] rank of each stored node (memory budget) */
+    hotspot hs;        /* boxes in the way of others (cfg->hotspots) */
     uint32_t nranks, rank_cap;
     uint16_t **walk; /* [nsq] walking distances from a square, or NULL */
     sq_t *walkq;     /* [nsq] */
@@ -602,6 +604,21 @@ static void advise(fess *f, uint32_t pr)
             ex = (int)k;
     if (ex >= 0)
         f->kids[ex].advised = 1;
+    /* Hotspots: the best child with fewer boxes in the way of others,
+     * packing no less. */
+    if (f->hs.in_way) {
+        int hp = hotspot_count(&f->hs, &f->pos), hb = -1;
+        for (uint32_t k = 0; k < f->nkids && hp > 0; k++) {
+            const kid *kd = &f->kids[k];
+            if (rank_packed(kd->rank) < pp || rank_conn(kd->rank) > pc ||
+                rank_rooms(kd->rank) > pm || (hb >= 0 && kd->rank >= f->kids[hb].rank))
+                continue;
+            if (hotspot_count_moved(&f->hs, &f->pos, kd->from, kd->to) < hp)
+                hb = (int)k;
+        }
+        if (hb >= 0)
+            f->kids[hb].advised = 1;
+    }
     /* Opener: when no child packs more, clear the way to the square the
      * plan fills next: among the children that take a box farther from it
      * (walking distance) without worsening packing, connectivity or rooms,
@@ -738,6 +755,9 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     if (cfg->rooms && rooms_build(&f->rm, b) != 0)
         f->rm.nrooms = 0;
     rooms_work_init(&f->rw, &f->rm, b);
+    memset(&f->hs, 0, sizeof f->hs);
+    if (cfg->advisors && cfg->hotspots)
+        hotspot_init(&f->hs, b);
     u32map_init(&f->cell_of, 256);
     f->next_progress = lim->progress ? lim->start_ns + (int64_t)(lim->progress_every * 1e9) : 0;
 
@@ -866,6 +886,8 @@ void fess_end(fess *f)
     feat_free(&f->fc);
     rooms_work_free(&f->rw);
     rooms_free(&f->rm);
+    if (f->hs.off)
+        hotspot_free(&f->hs);
     packing_free(&f->pk);
     plan_free(&f->pl);
     if (f->sub.b)

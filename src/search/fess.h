@@ -44,6 +44,7 @@ typedef struct fess_config {
     int packing;         /* packed boxes follow the packing order (else boxes on goals) */
     int advisors;        /* 0 = every move weighs the same */
     int rooms;           /* the rooms feature (links between rooms cut by boxes) */
+    int hotspots;        /* the hotspots advisor (heuristic/hotspot.h) */
     int plan;            /* packing plan with parking (analysis/plan.h): 0 = off,
                             1 = where the packing order fails, 2 = always */
     int oop;             /* the out-of-plan feature and advisor (with a plan) */

@@ -112,6 +112,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             .packing = (int)o->packing,
             .advisors = (int)o->advisors,
             .rooms = (int)o->rooms,
+            .hotspots = (int)o->hotspots,
             .plan = (int)o->plan,
             .oop = (int)o->oop,
             .check = (int)o->check,

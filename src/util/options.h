@@ -19,6 +19,7 @@
     X(strategy, INT, 2, 0, 3, "fast mode: 0 = A* (astar), 1 = feature-space search (fess), 2 = both in turn (portfolio), 3 = pulls from the goals (backward)") \
     X(advisors, INT, 1, 0, 1, "fess: advisors choose weight-0 moves (0 = all moves weigh the same)") \
     X(rooms, INT, 1, 0, 1, "fess: the rooms feature (links between rooms that boxes cut)") \
+    X(hotspots, INT, 1, 0, 1, "fess: the hotspots advisor (a move that takes a box out of another's way)") \
     X(oop, INT, 0, 0, 1, "fess: the out-of-plan feature (boxes the plan's next steps cannot use) and its advisor") \
     X(plan, INT, 2, 0, 2, "fess: packing plan with parking from the base search: 0 = off, 1 = where the packing order fails, 2 = also where the plan is complete") \
     X(meet, INT, 1, 0, 1, "portfolio: the feature-space and backward searches meet (a position both reach solves the level)") \

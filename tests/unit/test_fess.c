@@ -264,7 +264,7 @@ static fess_config fess_all_on(void)
 {
     fess_config c = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .matching = 1,
                      .fixed = 1, .local = 1, .stuck = 1, .packing = 1, .advisors = 1,
-                     .rooms = 1, .plan = 2, .check = 0};
+                     .rooms = 1, .hotspots = 1, .plan = 2, .check = 0};
     return c;
 }
 
