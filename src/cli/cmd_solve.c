@@ -444,8 +444,22 @@ int cmd_solve(int argc, char **argv)
                     fprintf(stderr, ", at least %ld pushes", r->lower_bound);
                 fputc('\n', stderr);
             }
-            if (verbose)
+            if (verbose) {
                 print_counters(stderr, "        ", &r->st, r->seconds);
+                for (int i = 0; i < r->nmembers; i++) {
+                    const member_report *mr = &r->members[i];
+                    fprintf(stderr,
+                            "        member %-10s %6.2f s  %10llu positions  %9llu expanded",
+                            mr->name, mr->seconds, (unsigned long long)mr->st.nodes,
+                            (unsigned long long)mr->st.expanded);
+                    if (mr->st.cells)
+                        fprintf(stderr, "  %5llu cells", (unsigned long long)mr->st.cells);
+                    if (mr->st.meetings)
+                        fprintf(stderr, "  %llu meeting%s", (unsigned long long)mr->st.meetings,
+                                mr->st.meetings == 1 ? "" : "s");
+                    fputc('\n', stderr);
+                }
+            }
         }
         if (fmt == FMT_JSONL)
             write_json(out, j->lv, r);

@@ -2,6 +2,7 @@
  * thread (see portfolio.h). */
 #include "portfolio.h"
 #include "../deadlock/stuck.h"
+#include "../util/timer.h"
 #include "../util/util.h"
 
 #include <string.h>
@@ -31,6 +32,7 @@ typedef struct member {
     uint64_t slice; /* the full slice */
     uint64_t cur;   /* this turn's slice: from slice / 16, doubling each turn */
     uint64_t seen_nodes, seen_searches; /* counters when its last turn began */
+    int64_t spent_ns; /* time in its turns (reported only) */
     int done;
 } member;
 
@@ -54,11 +56,15 @@ typedef struct portfolio {
 
 static int member_step(member *m, uint64_t budget)
 {
+    int64_t t0 = timer_now_ns();
+    int done;
     switch (m->kind) {
-    case MEMBER_FESS: return fess_step(m->search, budget);
-    case MEMBER_ASTAR: return astar_step(m->search, budget);
-    default: return backward_step(m->search, budget);
+    case MEMBER_FESS: done = fess_step(m->search, budget); break;
+    case MEMBER_ASTAR: done = astar_step(m->search, budget); break;
+    default: done = backward_step(m->search, budget); break;
     }
+    m->spent_ns += timer_now_ns() - t0;
+    return done;
 }
 
 /* Frees member m's search, first ending the meetings that read its store
@@ -126,36 +132,50 @@ static void grant_settle(portfolio *p, uint64_t granted, uint64_t used)
         ;
 }
 
+/* Side by side: one turn of member i on this thread, a slice (with a node
+ * limit, in grants of a slice at most; `one`: the member runs alone, to
+ * the end). Records its end. Returns whether it is still running. */
+static int member_turn(portfolio *p, int i, int one)
+{
+    member *x = &p->m[i];
+    if (x->done)
+        return 0;
+    if (!p->max_nodes) {
+        x->done = member_step(x, one ? 0 : x->out.st.nodes + x->slice);
+    } else {
+        uint64_t before = x->out.st.nodes, g = grant_take(p, x->slice);
+        if (atomic_load(&p->ended) || g == 0) {
+            grant_settle(p, g, 0);
+            x->out.stop = atomic_load(&p->ended) ? STOP_HALTED : STOP_NODES;
+            x->done = 1;
+        } else {
+            x->done = member_step(x, before + g);
+            grant_settle(p, g, x->out.st.nodes - before);
+        }
+    }
+    if (x->done)
+        member_ended(p, i);
+    return !x->done;
+}
+
 /* Side by side: steps the members in `group` (a bit mask) on this thread
- * in turn, a slice each (with a node limit, in grants of a slice at most),
- * until each has ended, and records their ends. */
+ * in turn until each has ended. As in turn on one thread, the first FESS
+ * (member 0), when in the group, takes every other turn. */
 static void member_run(portfolio *p, unsigned group)
 {
+    int one = (group & (group - 1)) == 0; /* a lone member runs to the end */
+    int lead = (group & 1u) && !one;
     for (int live = 1; live;) {
         live = 0;
-        for (int i = 0; i < p->n; i++) {
-            member *x = &p->m[i];
-            if (!(group & 1u << i) || x->done)
+        for (int i = lead ? 1 : 0; i < p->n; i++) {
+            if (!(group & 1u << i) || p->m[i].done)
                 continue;
-            int one = (group & (group - 1)) == 0; /* a lone member runs to the end */
-            if (!p->max_nodes) {
-                x->done = member_step(x, one ? 0 : x->out.st.nodes + x->slice);
-            } else {
-                uint64_t before = x->out.st.nodes, g = grant_take(p, x->slice);
-                if (atomic_load(&p->ended) || g == 0) {
-                    grant_settle(p, g, 0);
-                    x->out.stop = atomic_load(&p->ended) ? STOP_HALTED : STOP_NODES;
-                    x->done = 1;
-                } else {
-                    x->done = member_step(x, before + g);
-                    grant_settle(p, g, x->out.st.nodes - before);
-                }
-            }
-            if (x->done)
-                member_ended(p, i);
-            else
-                live = 1;
+            if (lead)
+                live |= member_turn(p, 0, 0);
+            live |= member_turn(p, i, one);
         }
+        if (lead && !live)
+            live = member_turn(p, 0, 0); /* the others have ended */
     }
 }
 
@@ -303,6 +323,12 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
         stats_add(&out->st, &m[i].out.st);
     out->st.mem_bytes = mem->peak;
     out->st.lent_threads = (uint64_t)lent;
+    out->nmembers = p.n;
+    for (int i = 0; i < p.n; i++) {
+        out->members[i].name = m[i].name;
+        out->members[i].seconds = (double)m[i].spent_ns / 1e9;
+        out->members[i].st = m[i].out.st;
+    }
     if (win) {
         out->solved = 1;
         out->pushes = win->out.pushes;

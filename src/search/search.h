@@ -55,6 +55,15 @@ void push_seq_free(push_seq *ps);
 long push_seq_pushes(const push_seq *ps);
 
 /* Outcome of a search strategy. */
+/* What one member of a portfolio did (search_outcome.members). */
+#define SEARCH_MAX_MEMBERS 4
+typedef struct member_report {
+    const char *name; /* "fess", "astar", "fess-order", "backward" */
+    double seconds;   /* time spent in its turns (wall clock: it varies from
+                         run to run, unlike the counters) */
+    stats st;
+} member_report;
+
 typedef struct search_outcome {
     int solved;
     int optimal;      /* the push count is proven optimal */
@@ -63,6 +72,8 @@ typedef struct search_outcome {
     const char *strategy; /* the search that found it: "astar", "fess",
                              "backward", "bfs" */
     stats st;
+    int nmembers;     /* a portfolio's members (0 for a search run alone) */
+    member_report members[SEARCH_MAX_MEMBERS];
 } search_outcome;
 
 /* Checks the interrupt, halt, node and time limits; call it every few hundred

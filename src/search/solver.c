@@ -135,6 +135,8 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
         }
     }
     res->st = out.st;
+    res->nmembers = out.nmembers;
+    memcpy(res->members, out.members, sizeof res->members);
     res->strategy = out.strategy ? out.strategy : "";
     if (out.solved) {
         movelist mv;

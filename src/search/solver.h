@@ -22,6 +22,8 @@ typedef struct solve_result {
     double seconds;
     const char *strategy; /* the search that found the solution, or that ran */
     stats st;
+    int nmembers;        /* the portfolio's members, each with its own counters */
+    member_report members[SEARCH_MAX_MEMBERS];
     sol_metrics metrics; /* of the verified solution */
     char *lurd;          /* the verified solution, NULL unless solved */
 } solve_result;
