@@ -31,6 +31,12 @@ void crosscheck_file(const char *name, int count, solve_fn solve, const void *cf
  * (then only c needs freeing). */
 int test_board_of(const char *text, collection *c, board *b);
 
+/* The square at row `row`, column `col` of b's grid (SQ_NONE outside). */
+static inline sq_t test_sq(const board *b, int row, int col)
+{
+    return b->sq_of_cell[row * b->width + col];
+}
+
 /* A small pseudo-random generator, so the samples are the same every run. */
 uint64_t test_rng_next(uint64_t *s);
 

@@ -6,9 +6,29 @@
 #include "../../src/core/position.h"
 #include "../../src/heuristic/hotspot.h"
 
-static sq_t at(const board *b, int row, int col)
+/* A hand-made level with its board, hotspot table and start position. */
+typedef struct fixture {
+    collection c;
+    board b;
+    hotspot h;
+    position p;
+} fixture;
+
+static int setup(fixture *x, const char *text)
 {
-    return b->sq_of_cell[row * b->width + col];
+    if (test_board_of(text, &x->c, &x->b) != 0)
+        return -1;
+    hotspot_init(&x->h, &x->b);
+    pos_init(&x->p, &x->b);
+    return 0;
+}
+
+static void teardown(fixture *x)
+{
+    pos_free(&x->p);
+    hotspot_free(&x->h);
+    board_free(&x->b);
+    collection_free(&x->c);
 }
 
 TEST(hotspot_corridor)
@@ -27,32 +47,26 @@ TEST(hotspot_corridor)
      * takes the square the player needs to push the box of column 5. So
      * the start has 1 hotspot, box 3 on column 4 makes 2, box 5 on its
      * goal (column 6) makes 0 (box 3 alone off goal). */
-    const char *text = "#########\n#@ $ $..#\n#########\n";
-    collection c;
-    board b;
-    REQUIRE(test_board_of(text, &c, &b) == 0);
-    hotspot h;
-    hotspot_init(&h, &b);
-    REQUIRE(h.in_way != NULL);
-    CHECK(hotspot_in_way(&h, at(&b, 1, 5), at(&b, 1, 3)));
-    CHECK(!hotspot_in_way(&h, at(&b, 1, 3), at(&b, 1, 5)));
-    CHECK(hotspot_in_way(&h, at(&b, 1, 4), at(&b, 1, 5)));
-    CHECK(hotspot_in_way(&h, at(&b, 1, 5), at(&b, 1, 4)));
-    CHECK(!hotspot_in_way(&h, at(&b, 1, 3), at(&b, 1, 3)));
-    position p;
-    pos_init(&p, &b);
-    CHECK_INT(hotspot_count(&h, &p), 1);
-    CHECK_INT(hotspot_count_moved(&h, &p, at(&b, 1, 3), at(&b, 1, 4)), 2);
-    CHECK_INT(hotspot_count_moved(&h, &p, at(&b, 1, 5), at(&b, 1, 6)), 0);
+    fixture x;
+    REQUIRE(setup(&x, "#########\n#@ $ $..#\n#########\n") == 0);
+    const board *b = &x.b;
+    hotspot *h = &x.h;
+    position *p = &x.p;
+    REQUIRE(h->in_way != NULL);
+    CHECK(hotspot_in_way(h, test_sq(b, 1, 5), test_sq(b, 1, 3)));
+    CHECK(!hotspot_in_way(h, test_sq(b, 1, 3), test_sq(b, 1, 5)));
+    CHECK(hotspot_in_way(h, test_sq(b, 1, 4), test_sq(b, 1, 5)));
+    CHECK(hotspot_in_way(h, test_sq(b, 1, 5), test_sq(b, 1, 4)));
+    CHECK(!hotspot_in_way(h, test_sq(b, 1, 3), test_sq(b, 1, 3)));
+    CHECK_INT(hotspot_count(h, p), 1);
+    CHECK_INT(hotspot_count_moved(h, p, test_sq(b, 1, 3), test_sq(b, 1, 4)), 2);
+    CHECK_INT(hotspot_count_moved(h, p, test_sq(b, 1, 5), test_sq(b, 1, 6)), 0);
     /* the position itself is unchanged by the moved counts */
-    CHECK_INT(hotspot_count(&h, &p), 1);
-    sq_t moved[2] = {at(&b, 1, 4), at(&b, 1, 5)};
-    pos_set(&p, moved, at(&b, 1, 1));
-    CHECK_INT(hotspot_count(&h, &p), 2);
-    pos_free(&p);
-    hotspot_free(&h);
-    board_free(&b);
-    collection_free(&c);
+    CHECK_INT(hotspot_count(h, p), 1);
+    sq_t moved[2] = {test_sq(b, 1, 4), test_sq(b, 1, 5)};
+    pos_set(p, moved, test_sq(b, 1, 1));
+    CHECK_INT(hotspot_count(h, p), 2);
+    teardown(&x);
 }
 
 TEST(hotspot_room)
@@ -73,29 +87,23 @@ TEST(hotspot_room)
      * box on (3,1) can only be pushed up (the player below it), so a box
      * on (2,1) takes its only way to a goal, and a box on (2,2) does not
      * (the way up column 1 stays open). */
-    const char *text = "#######\n#.   .#\n#  $  #\n# $@  #\n#     #\n#######\n";
-    collection c;
-    board b;
-    REQUIRE(test_board_of(text, &c, &b) == 0);
-    hotspot h;
-    hotspot_init(&h, &b);
-    REQUIRE(h.in_way != NULL);
-    position p;
-    pos_init(&p, &b);
-    CHECK_INT(hotspot_count(&h, &p), 0);
-    CHECK(!hotspot_in_way(&h, at(&b, 2, 3), at(&b, 3, 2)));
-    CHECK(!hotspot_in_way(&h, at(&b, 3, 2), at(&b, 2, 3)));
-    CHECK(hotspot_in_way(&h, at(&b, 2, 1), at(&b, 3, 1)));
-    CHECK(!hotspot_in_way(&h, at(&b, 2, 2), at(&b, 3, 1)));
+    fixture x;
+    REQUIRE(setup(&x, "#######\n#.   .#\n#  $  #\n# $@  #\n#     #\n#######\n") == 0);
+    const board *b = &x.b;
+    hotspot *h = &x.h;
+    position *p = &x.p;
+    REQUIRE(h->in_way != NULL);
+    CHECK_INT(hotspot_count(h, p), 0);
+    CHECK(!hotspot_in_way(h, test_sq(b, 2, 3), test_sq(b, 3, 2)));
+    CHECK(!hotspot_in_way(h, test_sq(b, 3, 2), test_sq(b, 2, 3)));
+    CHECK(hotspot_in_way(h, test_sq(b, 2, 1), test_sq(b, 3, 1)));
+    CHECK(!hotspot_in_way(h, test_sq(b, 2, 2), test_sq(b, 3, 1)));
     /* boxes on (2,1) and (3,1): each is a hotspot, the upper one on the
      * lower one's only way, the lower one on the square the player needs
      * to push the upper one up (its only push: the wall is on its left) */
-    sq_t two[2] = {at(&b, 2, 1), at(&b, 3, 1)};
-    pos_set(&p, two, at(&b, 3, 3));
-    CHECK_INT(hotspot_count(&h, &p), 2);
-    CHECK(hotspot_in_way(&h, at(&b, 3, 1), at(&b, 2, 1)));
-    pos_free(&p);
-    hotspot_free(&h);
-    board_free(&b);
-    collection_free(&c);
+    sq_t two[2] = {test_sq(b, 2, 1), test_sq(b, 3, 1)};
+    pos_set(p, two, test_sq(b, 3, 3));
+    CHECK_INT(hotspot_count(h, p), 2);
+    CHECK(hotspot_in_way(h, test_sq(b, 3, 1), test_sq(b, 2, 1)));
+    teardown(&x);
 }

@@ -17,11 +17,6 @@
 
 #include <stdlib.h>
 
-static sq_t at(const board *b, int row, int col)
-{
-    return b->sq_of_cell[row * b->width + col];
-}
-
 TEST(plan_hand_made_corridor)
 {
     /* A dead-end goal corridor (row 1, goals in columns 1 and 2, a box
@@ -53,15 +48,15 @@ TEST(plan_hand_made_corridor)
     CHECK_INT(pl.left, 0);
     CHECK_INT(pl.parked, 0);
     REQUIRE(pl.n == 4);
-    CHECK_INT(pl.step[0].sq, at(&b, 1, 3));
+    CHECK_INT(pl.step[0].sq, test_sq(&b, 1, 3));
     CHECK_INT(pl.step[0].from, SQ_NONE);
     CHECK_INT(pl.step[0].until, 1);
-    CHECK_INT(pl.step[1].sq, at(&b, 1, 1));
-    CHECK_INT(pl.step[1].from, at(&b, 1, 3));
-    CHECK_INT(pl.step[2].sq, at(&b, 1, 2));
-    CHECK_INT(pl.step[2].from, at(&b, 3, 3));
-    CHECK_INT(pl.step[3].sq, at(&b, 1, 3));
-    CHECK_INT(pl.step[3].from, at(&b, 3, 5));
+    CHECK_INT(pl.step[1].sq, test_sq(&b, 1, 1));
+    CHECK_INT(pl.step[1].from, test_sq(&b, 1, 3));
+    CHECK_INT(pl.step[2].sq, test_sq(&b, 1, 2));
+    CHECK_INT(pl.step[2].from, test_sq(&b, 3, 3));
+    CHECK_INT(pl.step[3].sq, test_sq(&b, 1, 3));
+    CHECK_INT(pl.step[3].from, test_sq(&b, 3, 5));
     for (int k = 1; k < 4; k++)
         CHECK_INT(pl.step[k].until, -1);
 
@@ -73,16 +68,16 @@ TEST(plan_hand_made_corridor)
     position p;
     pos_init(&p, &b);
     CHECK_INT(plan_packed(&pl, &p, scratch), 1);
-    sq_t s1[3] = {at(&b, 1, 1), at(&b, 3, 3), at(&b, 3, 5)};
+    sq_t s1[3] = {test_sq(&b, 1, 1), test_sq(&b, 3, 3), test_sq(&b, 3, 5)};
     pos_set(&p, s1, b.start_player);
     CHECK_INT(plan_packed(&pl, &p, scratch), 2);
-    sq_t s2[3] = {at(&b, 1, 1), at(&b, 1, 2), at(&b, 3, 5)};
+    sq_t s2[3] = {test_sq(&b, 1, 1), test_sq(&b, 1, 2), test_sq(&b, 3, 5)};
     pos_set(&p, s2, b.start_player);
     CHECK_INT(plan_packed(&pl, &p, scratch), 3);
-    sq_t s3[3] = {at(&b, 1, 1), at(&b, 1, 2), at(&b, 1, 3)};
+    sq_t s3[3] = {test_sq(&b, 1, 1), test_sq(&b, 1, 2), test_sq(&b, 1, 3)};
     pos_set(&p, s3, b.start_player);
     CHECK_INT(plan_packed(&pl, &p, scratch), 4);
-    sq_t s4[3] = {at(&b, 1, 2), at(&b, 1, 3), at(&b, 3, 5)};
+    sq_t s4[3] = {test_sq(&b, 1, 2), test_sq(&b, 1, 3), test_sq(&b, 3, 5)};
     pos_set(&p, s4, b.start_player);
     CHECK_INT(plan_packed(&pl, &p, scratch), 1);
     free(scratch);

@@ -7,6 +7,7 @@
  *    flood from every free part of every room, and the invariants of the
  *    tables (ranges, sorted links, entrances, goal rooms). */
 #include "test.h"
+#include "crosscheck.h"
 #include "../../src/analysis/rooms.h"
 #include "../../src/core/board.h"
 #include "../../src/core/level.h"
@@ -50,18 +51,13 @@ static void fx_close(fixture *f)
     collection_free(&f->c);
 }
 
-static sq_t sq_at(const board *b, int row, int col)
-{
-    return b->sq_of_cell[row * b->width + col];
-}
-
 /* Room score with the boxes on the given (row, col) squares (exactly
  * nboxes of them), the player on the first inner square without a box. */
 static int score_with(fixture *f, const int (*rc)[2])
 {
     sq_t sq[16];
     for (int i = 0; i < f->b.nboxes; i++)
-        sq[i] = sq_at(&f->b, rc[i][0], rc[i][1]);
+        sq[i] = test_sq(&f->b, rc[i][0], rc[i][1]);
     sq_t player = 0;
     for (int s = 0; s < f->b.nsq; s++) {
         int boxed = 0;
@@ -406,7 +402,7 @@ TEST(rooms_limit_of_seventy)
     CHECK(rooms_link_find(&f.r, 68, 69) >= 0); /* the last pair (second mask word) */
     CHECK(rooms_link_find(&f.r, 0, 10) >= 0);  /* down the first column */
     CHECK_INT(rooms_link_find(&f.r, 9, 10), -1);
-    CHECK_INT(f.r.room_of[sq_at(&f.b, 19, 37)], 69);
+    CHECK_INT(f.r.room_of[test_sq(&f.b, 19, 37)], 69);
     CHECK_INT(rooms_score(&f.r, &f.w, &f.p), 0);
     /* The box in the door between the last two rooms (row 19, col 36). */
     const int door[1][2] = {{19, 36}};
