@@ -1,5 +1,6 @@
 /* plan.c: the base search and the plan it gives (see plan.h). */
 #include "plan.h"
+#include "packing.h"
 #include "../util/timer.h"
 #include "../util/util.h"
 
@@ -910,6 +911,17 @@ int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_
         return -1;
     }
     return 0;
+}
+
+void plan_choose(plan *pl, const board *b, const packing *pk, int mode, int64_t deadline_ns)
+{
+    memset(pl, 0, sizeof *pl);
+    if (mode == 2 || (mode == 1 && pk->n == 0)) {
+        if (plan_compute(pl, b, 0, deadline_ns) != 0)
+            memset(pl, 0, sizeof *pl);
+        else if (!pl->complete && pk->n > 0)
+            plan_free(pl);
+    }
 }
 
 void plan_free(plan *pl)

@@ -37,6 +37,8 @@
 #include <stdint.h>
 #include "../core/position.h"
 
+struct packing;
+
 typedef struct plan_step {
     sq_t sq;       /* a box stands here once the step is done */
     sq_t from;     /* where that box comes from (a base, or an earlier step's
@@ -63,6 +65,14 @@ typedef struct plan {
  * budget when the deadline does not strike. */
 int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_ns);
 void plan_free(plan *pl);
+
+/* The plan a search counts packed boxes by, as --plan `mode` says, given
+ * the greedy packing order pk: 0 = none; 1 = where pk found no order;
+ * 2 = also where the plan is complete (a partial plan never replaces an
+ * order). pl is left empty (n == 0, nothing to free) when no plan is to be
+ * used; else plan_free it. */
+void plan_choose(plan *pl, const board *b, const struct packing *pk, int mode,
+                 int64_t deadline_ns);
 
 /* Steps of the plan done in p: the largest m such that each step k < m is
  * done (its square holds a box) or already over (its box has moved on at

@@ -112,7 +112,14 @@ static int count_off(const hotspot *h, const position *p, sq_t skip, sq_t extra)
 
 int hotspot_count(hotspot *h, const position *p)
 {
-    return hotspot_count_moved(h, p, SQ_NONE, SQ_NONE);
+    if (!h->in_way)
+        return 0;
+    const board *b = h->b;
+    memset(h->off, 0, sizeof(uint64_t) * (size_t)h->words);
+    for (int i = 0; i < b->nboxes; i++)
+        if (!b->is_goal[p->boxes[i]])
+            bit_set(h->off, p->boxes[i]);
+    return count_off(h, p, SQ_NONE, SQ_NONE);
 }
 
 int hotspot_count_moved(hotspot *h, const position *p, sq_t from, sq_t to)
@@ -120,13 +127,17 @@ int hotspot_count_moved(hotspot *h, const position *p, sq_t from, sq_t to)
     if (!h->in_way)
         return 0;
     const board *b = h->b;
-    memset(h->off, 0, sizeof(uint64_t) * (size_t)h->words);
-    for (int i = 0; i < b->nboxes; i++) {
-        sq_t q = p->boxes[i];
-        if (q != from && !b->is_goal[q])
-            bit_set(h->off, q);
-    }
-    if (to != SQ_NONE && !b->is_goal[to])
+    /* p's set of boxes off goal, as hotspot_count left it, with the move
+     * applied for the count and undone after it */
+    int off_from = !b->is_goal[from], off_to = !b->is_goal[to];
+    if (off_from)
+        h->off[from >> 6] &= ~(1ull << (from & 63));
+    if (off_to)
         bit_set(h->off, to);
-    return count_off(h, p, from, to);
+    int n = count_off(h, p, from, to);
+    if (off_to)
+        h->off[to >> 6] &= ~(1ull << (to & 63));
+    if (off_from)
+        bit_set(h->off, from);
+    return n;
 }

@@ -34,9 +34,12 @@ typedef struct hotspot {
 void hotspot_init(hotspot *h, const board *b);
 void hotspot_free(hotspot *h);
 
-/* Hotspots of position p. */
+/* Hotspots of position p; also keeps p's boxes off goal in h for
+ * hotspot_count_moved. */
 int hotspot_count(hotspot *h, const position *p);
-/* The same for p with the box on `from` moved to `to` (p itself unchanged). */
+/* The same for p with the box on `from` moved to `to` (p itself unchanged),
+ * in O(boxes): hotspot_count(h, p) must be the last count made, so the
+ * children of one position cost no rebuild of its boxes. */
 int hotspot_count_moved(hotspot *h, const position *p, sq_t from, sq_t to);
 
 /* Whether box square a is in the way of box square b (the table; 0 without one). */

@@ -142,10 +142,7 @@ int audit_solution(const board *b, const movelist *mv, audit_report *r)
     a.bw = backward_begin(b, &bc, &a.lim, &a.mem, &a.bw_out);
     /* The plan as the feature-space search builds it (--plan 2). */
     packing_compute(&a.pk, b, 0);
-    if (plan_compute(&a.pl, b, 0, 0) != 0)
-        memset(&a.pl, 0, sizeof a.pl);
-    else if (!a.pl.complete && a.pk.n > 0)
-        plan_free(&a.pl);
+    plan_choose(&a.pl, b, &a.pk, 2, 0);
     r->plan_steps = a.pl.n;
     feat_init(&a.fc, b, &a.pk, &a.pl);
 
@@ -183,8 +180,7 @@ int audit_solution(const board *b, const movelist *mv, audit_report *r)
     r->packed_final = feat_packed(&a.fc, &a.pos);
 
     feat_free(&a.fc);
-    if (a.pl.n)
-        plan_free(&a.pl);
+    plan_free(&a.pl);
     packing_free(&a.pk);
     backward_end(a.bw);
     stuck_free(&a.stk);

@@ -605,7 +605,7 @@ static void advise(fess *f, uint32_t pr)
     if (ex >= 0)
         f->kids[ex].advised = 1;
     /* Hotspots: the best child with fewer boxes in the way of others,
-     * packing no less. */
+     * no worse in packing, regions and room links. */
     if (f->hs.in_way) {
         int hp = hotspot_count(&f->hs, &f->pos), hb = -1;
         for (uint32_t k = 0; k < f->nkids && hp > 0; k++) {
@@ -739,15 +739,7 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     f->pk.room = NULL;
     if (cfg->packing)
         packing_compute(&f->pk, b, lim->deadline_ns);
-    memset(&f->pl, 0, sizeof f->pl);
-    /* The plan takes the greedy order's place where that order fails, and
-     * with --plan 2 wherever the plan is complete. */
-    if (cfg->packing && (cfg->plan == 2 || (cfg->plan == 1 && f->pk.n == 0))) {
-        if (plan_compute(&f->pl, b, 0, lim->deadline_ns) != 0)
-            memset(&f->pl, 0, sizeof f->pl);
-        else if (!f->pl.complete && f->pk.n > 0)
-            plan_free(&f->pl);
-    }
+    plan_choose(&f->pl, b, &f->pk, cfg->packing ? cfg->plan : 0, lim->deadline_ns);
     feat_init(&f->fc, b, &f->pk, &f->pl);
     f->walk = xcalloc((size_t)b->nsq, sizeof(uint16_t *));
     f->walkq = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
@@ -886,8 +878,7 @@ void fess_end(fess *f)
     feat_free(&f->fc);
     rooms_work_free(&f->rw);
     rooms_free(&f->rm);
-    if (f->hs.off)
-        hotspot_free(&f->hs);
+    hotspot_free(&f->hs);
     packing_free(&f->pk);
     plan_free(&f->pl);
     if (f->sub.b)
