@@ -25,7 +25,7 @@ BASEFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -pthread
 LDLIBS   := -pthread -lm
 
 LIB_SRC  := $(wildcard src/*.c src/util/*.c src/core/*.c src/analysis/*.c src/deadlock/*.c \
-              src/heuristic/*.c src/search/*.c)
+              src/heuristic/*.c src/search/*.c src/optimize/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
 TEST_SRC := $(wildcard tests/unit/*.c)
 HDRS     := $(wildcard include/*.h src/*/*.h)

@@ -54,5 +54,6 @@ int cmd_solve(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_optimize(int argc, char **argv);
 
 #endif

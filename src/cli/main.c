@@ -148,7 +148,7 @@ void cli_write_wrapped(FILE *f, const char *s, int width)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "keeper %s: a Sokoban solver\n"
+            "keeper %s: a Sokoban solver and solution optimizer\n"
             "\n"
             "usage: keeper COMMAND [ARGS]   (keeper FILE is short for keeper solve FILE)\n"
             "\n"
@@ -157,6 +157,8 @@ static void usage(FILE *f)
             "  verify FILE [SOLUTIONS]\n"
             "                 check solutions: those stored in FILE, or in SOLUTIONS\n"
             "                 (SOK, one LURD line per level, or CSV with a lurd column)\n"
+            "  optimize FILE [SOLUTIONS]\n"
+            "                 make solutions shorter in moves or pushes\n"
             "  show FILE      print levels and what the board analysis knows\n"
             "  bench          solve the built-in benchmark set; print the node signature\n"
             "  help [COMMAND] help on a command\n"
@@ -188,6 +190,8 @@ int main(int argc, char **argv)
                 return cmd_verify(2, sub);
             if (!strcmp(argv[2], "show"))
                 return cmd_show(2, sub);
+            if (!strcmp(argv[2], "optimize"))
+                return cmd_optimize(2, sub);
             if (!strcmp(argv[2], "bench"))
                 return cmd_bench(2, sub);
             return cli_usage_error(NULL, "unknown command '%s'", argv[2]);
@@ -205,6 +209,8 @@ int main(int argc, char **argv)
         return cmd_verify(argc - 1, argv + 1);
     if (!strcmp(cmd, "show"))
         return cmd_show(argc - 1, argv + 1);
+    if (!strcmp(cmd, "optimize"))
+        return cmd_optimize(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench"))
         return cmd_bench(argc - 1, argv + 1);
     /* keeper FILE ...: a name that exists or looks like a path (so that a

@@ -1,0 +1,552 @@
+/* cmd_optimize.c: "keeper optimize": make solutions shorter.
+ *
+ * Reads the solutions wherever "keeper verify" reads them (solread.h),
+ * takes for each selected level the best valid one in the chosen metric
+ * order, optimizes it (optimize/optimize.h) and writes the result as
+ * "keeper solve" writes solutions. Levels run on --threads worker threads,
+ * each level on one; results are printed in file order. Ctrl-C stops the
+ * levels being optimized (each keeps the best found so far) and starts no
+ * new ones. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "solread.h"
+#include "../../include/keeper.h"
+#include "../analysis/distance.h"
+#include "../core/board.h"
+#include "../core/solution.h"
+#include "../optimize/optimize.h"
+#include "../util/str.h"
+#include "../util/timer.h"
+#include "../util/util.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { FMT_SOK, FMT_LURD, FMT_JSONL } out_format;
+
+static atomic_int interrupted = 0;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    atomic_store(&interrupted, 1);
+}
+
+typedef enum { OJ_OPTIMIZED, OJ_UNCHANGED, OJ_NO_SOLUTION, OJ_NOT_STARTED } oj_status;
+static const char *const oj_text[] = {"optimized", "unchanged", "none", "skipped"};
+
+/* One level: its input solution (the best valid one), and the result. */
+typedef struct ojob {
+    const level *lv;
+    char *input;      /* LURD of the input solution, NULL when none is valid */
+    int started, done;
+    oj_status status;
+    double seconds;
+    opt_report rep;
+    char *lurd;       /* the result (replayed), NULL when none */
+} ojob;
+
+typedef struct octx {
+    ojob *jobs;
+    int njobs, next;
+    double seconds;
+    uint64_t mem_per_thread;
+    opt_config cfg;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} octx;
+
+static void run_job(octx *c, ojob *j)
+{
+    int64_t t0 = timer_now_ns();
+    board b;
+    movelist mv;
+    moves_init(&mv);
+    char err[160];
+    if (board_build(&b, j->lv) != 0) {
+        j->status = OJ_NO_SOLUTION;
+        return;
+    }
+    distance_analyze(&b);
+    lurd_decode(j->input, &mv, err, sizeof err);
+    search_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.start_ns = t0;
+    if (c->seconds > 0)
+        lim.deadline_ns = t0 + (int64_t)(c->seconds * 1e9);
+    lim.interrupt = &interrupted;
+    membudget mem;
+    mem_init(&mem, c->mem_per_thread);
+    if (optimize_solution(&b, &mv, &c->cfg, &lim, &mem, &j->rep) != 0) {
+        j->status = OJ_NO_SOLUTION; /* checked before: cannot happen */
+    } else {
+        strbuf s;
+        sb_init(&s);
+        lurd_encode(&s, &mv);
+        j->lurd = xstrdup(s.s);
+        sb_free(&s);
+        j->status = metrics_cmp(&j->rep.after, &j->rep.before, c->cfg.metric) < 0
+                        ? OJ_OPTIMIZED
+                        : OJ_UNCHANGED;
+    }
+    moves_free(&mv);
+    board_free(&b);
+    j->seconds = timer_seconds_since(t0);
+}
+
+static void *oworker(void *arg)
+{
+    octx *c = arg;
+    for (;;) {
+        pthread_mutex_lock(&c->mu);
+        while (c->next < c->njobs && !c->jobs[c->next].input)
+            c->jobs[c->next++].done = 1; /* nothing to optimize */
+        if (c->next >= c->njobs || atomic_load(&interrupted)) {
+            pthread_cond_broadcast(&c->cv);
+            pthread_mutex_unlock(&c->mu);
+            break;
+        }
+        ojob *j = &c->jobs[c->next++];
+        j->started = 1;
+        pthread_mutex_unlock(&c->mu);
+        run_job(c, j);
+        pthread_mutex_lock(&c->mu);
+        j->done = 1;
+        pthread_cond_broadcast(&c->cv);
+        pthread_mutex_unlock(&c->mu);
+    }
+    return NULL;
+}
+
+static void write_metrics(strbuf *b, const char *name, const sol_metrics *m)
+{
+    sb_printf(b,
+              ",\"%s\":{\"moves\":%ld,\"pushes\":%ld,\"box_lines\":%ld,\"box_changes\":%ld,"
+              "\"pushing_sessions\":%ld,\"player_lines\":%ld}",
+              name, m->moves, m->pushes, m->box_lines, m->box_changes, m->pushing_sessions,
+              m->player_lines);
+}
+
+static void write_json(FILE *f, const ojob *j)
+{
+    strbuf b;
+    sb_init(&b);
+    sb_printf(&b, "{\"index\":%d,\"title\":", j->lv->index);
+    sb_json_string(&b, j->lv->title);
+    sb_puts(&b, ",\"status\":");
+    sb_json_string(&b, oj_text[j->status]);
+    if (j->lurd) {
+        sb_printf(&b, ",\"seconds\":%.3f", j->seconds);
+        write_metrics(&b, "before", &j->rep.before);
+        write_metrics(&b, "after", &j->rep.after);
+        sb_printf(&b, ",\"stop\":");
+        sb_json_string(&b, j->rep.stop == STOP_NONE ? "done" : stop_reason_text(j->rep.stop));
+        sb_puts(&b, ",\"methods\":{");
+        for (int m = 0; m < OPT_NMETHODS; m++)
+            sb_printf(&b, "%s\"%s\":{\"improvements\":%ld,\"runs\":%ld,\"seconds\":%.3f}",
+                      m ? "," : "", opt_method_name[m], j->rep.method[m].improvements,
+                      j->rep.method[m].runs, j->rep.method[m].seconds);
+        sb_printf(&b, "},\"configs\":%llu,\"states\":%llu,\"solution\":",
+                  (unsigned long long)j->rep.vic.configs, (unsigned long long)j->rep.vic.states);
+        sb_json_string(&b, j->lurd);
+    } else {
+        sb_puts(&b, ",\"solution\":null");
+    }
+    sb_puts(&b, "}\n");
+    fputs(b.s, f);
+    sb_free(&b);
+}
+
+static void write_sok(FILE *f, const ojob *j, int metric)
+{
+    const level *lv = j->lv;
+    strbuf b;
+    sb_init(&b);
+    level_write_sok(&b, lv);
+    for (int s = 0; s < lv->nsections; s++) {
+        const level_section *sec = &lv->sections[s];
+        sb_putc(&b, '\n');
+        if (sec->title)
+            sb_printf(&b, "%s\n", sec->title);
+        fputs(b.s, f);
+        sb_clear(&b);
+        cli_write_wrapped(f, sec->moves ? sec->moves : "", 70);
+        for (int k = 0; k < sec->nnotes; k++)
+            sb_printf(&b, "%s\n", sec->notes[k].text);
+    }
+    if (j->lurd) {
+        sb_printf(&b, "\nSolution %ld/%ld\n", j->rep.after.moves, j->rep.after.pushes);
+        fputs(b.s, f);
+        sb_clear(&b);
+        cli_write_wrapped(f, j->lurd, 70);
+        sb_printf(&b, "Optimizer: keeper %s, %s first, from %ld/%ld\n", KEEPER_VERSION,
+                  metric == OPT_MOVES ? "moves" : "pushes", j->rep.before.moves,
+                  j->rep.before.pushes);
+    }
+    sb_putc(&b, '\n');
+    fputs(b.s, f);
+    sb_free(&b);
+}
+
+static void optimize_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: keeper optimize FILE [SOLUTIONS] [OPTIONS]\n"
+            "\n"
+            "Makes solutions shorter. The solutions are read as 'keeper verify' reads them\n"
+            "(stored in FILE, or SOLUTIONS: SOK, CSV or LURD lines); for each level the best\n"
+            "valid one in the metric order is optimized. Results are written as 'keeper\n"
+            "solve' writes solutions (the level's sections are kept, the optimized solution\n"
+            "added); a result table goes to stderr. Every written solution has been\n"
+            "replayed, and it is never worse than its input in the metric order.\n"
+            "\n"
+            "  --metric moves|pushes  moves first (then pushes, box lines, box changes,\n"
+            "                         pushing sessions, player lines; default), or pushes\n"
+            "                         first (then moves and the rest)\n"
+            "  --time SECONDS         per level (default 10; 0 = until no method improves)\n"
+            "  --memory MB            memory limit of the run (default 4096)\n"
+            "  --threads N            levels optimized side by side (default 1)\n"
+            "  --vicinity N1/N2       the vicinity search's widest setting: one box moved to\n"
+            "                         one of its N1 nearest squares, a second to one of N2\n"
+            "                         (default 20/10; 10/0, 20/0 and 999/0 run first)\n"
+            "  --level N | --levels LIST  these levels only (LIST: 1-5,9,12-20)\n"
+            "  --output FILE          write to FILE instead of stdout\n"
+            "  --format sok|lurd|jsonl  output format (default sok)\n"
+            "  --quiet                no result table\n"
+            "\n"
+            "exit status: 0 every selected level had a valid solution, 1 some had none (an\n"
+            "invalid solution is reported as an error), 2 bad input.\n");
+}
+
+/* Parses a number for option `opt`; returns -1 with a message when bad. */
+static int parse_num(const char *opt, const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double x = v ? strtod(v, &end) : 0;
+    if (!v || errno || end == v || *end || x < lo || x > hi) {
+        cli_usage_error("optimize", "%s: '%s' is not a number from %g to %g", opt,
+                        v ? v : "", lo, hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+int cmd_optimize(int argc, char **argv)
+{
+    const char *file = NULL, *solfile = NULL, *output = NULL;
+    level_sel sel = {.given = 0};
+    out_format fmt = FMT_SOK;
+    int fmt_given = 0, quiet = 0;
+    double seconds = 10, memory = 4096, threads_d = 1;
+    opt_config cfg;
+    opt_config_default(&cfg);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *eq = strchr(a, '=');
+        char name[32] = "";
+        if (a[0] == '-' && a[1] == '-' && eq && (size_t)(eq - a) < sizeof name)
+            memcpy(name, a, (size_t)(eq - a));
+        else
+            snprintf(name, sizeof name, "%s", a);
+        const char *v = eq && a[0] == '-' ? eq + 1 : (i + 1 < argc ? argv[i + 1] : NULL);
+        int takes = !(eq && a[0] == '-'); /* the value is the next argument */
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            optimize_usage(stdout);
+            return 0;
+        }
+        int used = cli_parse_level_sel(&sel, a, i + 1 < argc ? argv[i + 1] : NULL);
+        if (used < 0)
+            return EXIT_BAD_INPUT;
+        if (used > 0) {
+            i += used - 1;
+            continue;
+        }
+        if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+            quiet = 1;
+            continue;
+        }
+        if (!strcmp(name, "--metric")) {
+            if (v && !strcmp(v, "moves"))
+                cfg.metric = OPT_MOVES;
+            else if (v && !strcmp(v, "pushes"))
+                cfg.metric = OPT_PUSHES;
+            else
+                return cli_usage_error("optimize", "--metric: '%s' is not moves or pushes",
+                                       v ? v : "");
+        } else if (!strcmp(name, "--time")) {
+            if (parse_num("--time", v, 0, 1e7, &seconds))
+                return EXIT_BAD_INPUT;
+        } else if (!strcmp(name, "--memory")) {
+            if (parse_num("--memory", v, 16, 1048576, &memory))
+                return EXIT_BAD_INPUT;
+        } else if (!strcmp(name, "--threads")) {
+            if (parse_num("--threads", v, 1, 256, &threads_d) || threads_d != (int)threads_d)
+                return threads_d != (int)threads_d
+                           ? cli_usage_error("optimize", "--threads: '%s' is not a whole number",
+                                             v)
+                           : EXIT_BAD_INPUT;
+        } else if (!strcmp(name, "--vicinity")) {
+            int n1, n2;
+            char tail;
+            if (!v || sscanf(v, "%d/%d%c", &n1, &n2, &tail) != 2 || n1 < 1 || n1 > 999 ||
+                n2 < 0 || n2 > 999)
+                return cli_usage_error("optimize",
+                                       "--vicinity: '%s' is not N1/N2 (1-999 and 0-999)",
+                                       v ? v : "");
+            cfg.near1 = n1;
+            cfg.near2 = n2;
+        } else if (!strcmp(name, "--output") || !strcmp(name, "-o")) {
+            if (!v)
+                return cli_usage_error("optimize", "%s needs a file name", name);
+            output = v;
+        } else if (!strcmp(name, "--format")) {
+            if (v && !strcmp(v, "sok"))
+                fmt = FMT_SOK;
+            else if (v && !strcmp(v, "lurd"))
+                fmt = FMT_LURD;
+            else if (v && !strcmp(v, "jsonl"))
+                fmt = FMT_JSONL;
+            else
+                return cli_usage_error("optimize", "--format: '%s' is not sok, lurd or jsonl",
+                                       v ? v : "");
+            fmt_given = 1;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return cli_usage_error("optimize", "unknown option '%s'", a);
+        } else {
+            if (!file)
+                file = a;
+            else if (!solfile)
+                solfile = a;
+            else
+                return cli_usage_error("optimize", "too many files ('%s')", a);
+            continue;
+        }
+        if (takes) {
+            if (!v)
+                return cli_usage_error("optimize", "%s needs a value", name);
+            i++;
+        }
+    }
+    if (!file)
+        return cli_usage_error("optimize", "no input file");
+    if (solfile && !strcmp(file, "-") && !strcmp(solfile, "-"))
+        return cli_usage_error("optimize", "FILE and SOLUTIONS cannot both be standard input");
+    if (output && !strcmp(output, "-"))
+        output = NULL;
+    if (output && !fmt_given) {
+        size_t n = strlen(output);
+        if (n >= 6 && !strcmp(output + n - 6, ".jsonl"))
+            fmt = FMT_JSONL;
+        else if (n >= 5 && !strcmp(output + n - 5, ".lurd"))
+            fmt = FMT_LURD;
+    }
+    collection c;
+    if (collection_load(&c, file) != 0) {
+        fprintf(stderr, "%s\n", c.error);
+        collection_free(&c);
+        return EXIT_BAD_INPUT;
+    }
+    if (cli_check_level_sel(&sel, &c) != 0) {
+        collection_free(&c);
+        return EXIT_BAD_INPUT;
+    }
+    int rc = 0;
+    vlist items = {0};
+    if (solfile)
+        rc = sol_read(&items, &c, &sel, solfile);
+    else
+        for (int k = 0; k < c.nlevels; k++)
+            sol_add_sections(&items, &c.levels[k], &c.levels[k], c.name);
+    if (rc && items.n == 0) {
+        sol_list_free(&items);
+        collection_free(&c);
+        return rc;
+    }
+
+    /* The best valid solution of each selected level. */
+    ojob *jobs = xcalloc((size_t)c.nlevels, sizeof(ojob));
+    int njobs = 0, ninvalid = 0, nbadlevel = 0;
+    int *job_of = xmalloc(sizeof(int) * ((size_t)c.nlevels + 1));
+    sol_metrics *best = xcalloc((size_t)c.nlevels, sizeof(sol_metrics));
+    for (int k = 0; k < c.nlevels; k++) {
+        job_of[c.levels[k].index] = -1;
+        if (!cli_selected(&sel, c.levels[k].index))
+            continue;
+        if (c.levels[k].error) {
+            fprintf(stderr, "%s\n", c.levels[k].error);
+            nbadlevel++;
+        }
+        job_of[c.levels[k].index] = njobs;
+        jobs[njobs++].lv = &c.levels[k];
+    }
+    for (int i = 0; i < items.n; i++) {
+        const vitem *it = &items.v[i];
+        int jn = job_of[it->lv->index];
+        if (jn < 0 || it->lv->error)
+            continue;
+        board bd;
+        board_build(&bd, it->lv);
+        movelist mv;
+        moves_init(&mv);
+        char err[160] = "";
+        replay_result rr;
+        memset(&rr, 0, sizeof rr);
+        const char *why = NULL;
+        if (lurd_decode(it->moves, &mv, err, sizeof err) != 0)
+            why = err;
+        else if (!solution_replay(&bd, &mv, &rr))
+            why = rr.reason;
+        if (why) {
+            if (!it->saved_game) {
+                fprintf(stderr, "%s:%d: error: level %d, section %d: not a solution: %s%s\n",
+                        it->src, it->line, it->lv->index, it->section,
+                        rr.legal && !err[0] ? "does not solve the level: " : "", why);
+                ninvalid++;
+            }
+        } else if (!jobs[jn].input || metrics_cmp(&rr.m, &best[jn], cfg.metric) < 0) {
+            free(jobs[jn].input);
+            strbuf s;
+            sb_init(&s);
+            lurd_encode(&s, &mv);
+            jobs[jn].input = xstrdup(s.s);
+            sb_free(&s);
+            best[jn] = rr.m;
+        }
+        moves_free(&mv);
+        board_free(&bd);
+    }
+    free(best);
+    free(job_of);
+
+    FILE *out = stdout;
+    if (output) {
+        out = fopen(output, "w");
+        if (!out) {
+            fprintf(stderr, "%s: error: cannot write: %s\n", output, strerror(errno));
+            sol_list_free(&items);
+            collection_free(&c);
+            free(jobs);
+            return EXIT_BAD_INPUT;
+        }
+    }
+    int threads = MIN((int)threads_d, MAX(njobs, 1));
+    octx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.jobs = jobs;
+    ctx.njobs = njobs;
+    ctx.seconds = seconds;
+    ctx.cfg = cfg;
+    ctx.mem_per_thread = (uint64_t)(memory * 1024 * 1024) / (uint64_t)threads;
+    pthread_mutex_init(&ctx.mu, NULL);
+    pthread_cond_init(&ctx.cv, NULL);
+    atomic_store(&interrupted, 0);
+    struct sigaction sa, old_sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_sa);
+    if (!quiet) {
+        fprintf(stderr, "keeper %s: optimize %s: %d level%s, %s first, ", KEEPER_VERSION, c.name,
+                njobs, njobs == 1 ? "" : "s", cfg.metric == OPT_MOVES ? "moves" : "pushes");
+        if (seconds > 0)
+            fprintf(stderr, "%g s per level, ", seconds);
+        fprintf(stderr, "vicinity %d/%d, %d thread%s\n", cfg.near1, cfg.near2, threads,
+                threads == 1 ? "" : "s");
+        fprintf(stderr, "%6s  %-9s  %8s  %15s  %15s  %s\n", "level", "result", "time",
+                "before", "after", "note");
+    }
+    if (fmt == FMT_SOK && c.nnotes) {
+        for (int i = 0; i < c.nnotes; i++)
+            fprintf(out, "%s\n", c.notes[i].text);
+        fputc('\n', out);
+    }
+    pthread_t *tids = xcalloc((size_t)threads, sizeof(pthread_t));
+    for (int t = 0; t < threads; t++)
+        pthread_create(&tids[t], NULL, oworker, &ctx);
+    int64_t t0 = timer_now_ns();
+    int nopt = 0, nsame = 0, nnone = 0, nskip = 0;
+    long bm = 0, bp = 0, am = 0, ap = 0;
+    for (int k = 0; k < njobs; k++) {
+        ojob *j = &jobs[k];
+        pthread_mutex_lock(&ctx.mu);
+        while (!j->done && !(atomic_load(&interrupted) && !j->started))
+            pthread_cond_wait(&ctx.cv, &ctx.mu);
+        int done = j->done;
+        pthread_mutex_unlock(&ctx.mu);
+        if (!done)
+            j->status = j->input ? OJ_NOT_STARTED : OJ_NO_SOLUTION;
+        else if (!j->input)
+            j->status = OJ_NO_SOLUTION;
+        if (j->status == OJ_OPTIMIZED)
+            nopt++;
+        else if (j->status == OJ_UNCHANGED)
+            nsame++;
+        else if (j->status == OJ_NO_SOLUTION)
+            nnone++;
+        else
+            nskip++;
+        if (j->lurd) {
+            bm += j->rep.before.moves;
+            bp += j->rep.before.pushes;
+            am += j->rep.after.moves;
+            ap += j->rep.after.pushes;
+        }
+        if (!quiet) {
+            fprintf(stderr, "%6d  %-9s  ", j->lv->index, oj_text[j->status]);
+            if (j->lurd) {
+                char bb[32], ab[32];
+                snprintf(bb, sizeof bb, "%ld/%ld", j->rep.before.moves, j->rep.before.pushes);
+                snprintf(ab, sizeof ab, "%ld/%ld", j->rep.after.moves, j->rep.after.pushes);
+                fprintf(stderr, "%7.2fs  %15s  %15s  %s\n", j->seconds, bb, ab,
+                        j->rep.stop == STOP_NONE ? "" : stop_reason_text(j->rep.stop));
+            } else {
+                fprintf(stderr, "%8s  %15s  %15s  %s\n", "-", "-", "-",
+                        j->status == OJ_NO_SOLUTION ? "no valid solution" : "not started");
+            }
+        }
+        if (fmt == FMT_JSONL)
+            write_json(out, j);
+        else if (fmt == FMT_LURD)
+            fprintf(out, "%s\n", j->lurd ? j->lurd : (j->input ? j->input : ""));
+        else
+            write_sok(out, j, cfg.metric);
+        fflush(out);
+    }
+    for (int t = 0; t < threads; t++)
+        pthread_join(tids[t], NULL);
+    if (!quiet) {
+        char skip[48] = "";
+        if (nskip)
+            snprintf(skip, sizeof skip, ", not started %d", nskip);
+        fprintf(stderr,
+                "%6s  optimized %d, unchanged %d, without a solution %d%s, %.2f s; "
+                "%ld/%ld -> %ld/%ld moves/pushes%s\n",
+                "total", nopt, nsame, nnone, skip, timer_seconds_since(t0), bm, bp, am, ap,
+                atomic_load(&interrupted) ? " (interrupted)" : "");
+    }
+    sigaction(SIGINT, &old_sa, NULL);
+    int bad_out = fflush(out) != 0 || ferror(out);
+    if (output && fclose(out) != 0)
+        bad_out = 1;
+    if (bad_out)
+        fprintf(stderr, "%s: error: write failed\n", output ? output : "(standard output)");
+    for (int k = 0; k < njobs; k++) {
+        free(jobs[k].input);
+        free(jobs[k].lurd);
+    }
+    free(jobs);
+    free(tids);
+    pthread_mutex_destroy(&ctx.mu);
+    pthread_cond_destroy(&ctx.cv);
+    sol_list_free(&items);
+    collection_free(&c);
+    if (rc || nbadlevel || bad_out)
+        return EXIT_BAD_INPUT;
+    return ninvalid || nnone || nskip ? EXIT_SOME_FAILED : EXIT_ALL_OK;
+}

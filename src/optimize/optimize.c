@@ -1,0 +1,170 @@
+/* optimize.c: the method schedule (see optimize.h). */
+#include "optimize.h"
+#include "../util/timer.h"
+#include "../util/util.h"
+
+#include <string.h>
+
+const char *const opt_method_name[OPT_NMETHODS] = {
+#define X(n, d) #n,
+    OPT_METHODS(X)
+#undef X
+};
+
+void opt_config_default(opt_config *c)
+{
+    c->metric = OPT_MOVES;
+    c->near1 = 20;
+    c->near2 = 10;
+    c->max_configs = 4u << 20;
+}
+
+int metrics_cmp(const sol_metrics *a, const sol_metrics *b, int metric)
+{
+    long x[6] = {a->moves, a->pushes, a->box_lines, a->box_changes, a->pushing_sessions,
+                 a->player_lines};
+    long y[6] = {b->moves, b->pushes, b->box_lines, b->box_changes, b->pushing_sessions,
+                 b->player_lines};
+    if (metric == OPT_PUSHES) {
+        long t = x[0];
+        x[0] = x[1];
+        x[1] = t;
+        t = y[0];
+        y[0] = y[1];
+        y[1] = t;
+    }
+    for (int i = 0; i < 6; i++)
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+/* The optimizer's state: the best solution so far, its trace and metrics. */
+typedef struct opt_state {
+    const board *b;
+    const opt_config *cfg;
+    search_limits *lim;
+    membudget *mem;
+    opt_report *rep;
+    movelist best;
+    sol_trace tr;
+    sol_metrics m;
+    movelist cand;
+} opt_state;
+
+/* Keeps `cand` when it solves the level and is better than the best.
+ * Returns 1 when kept. */
+static int offer(opt_state *s, opt_method method)
+{
+    replay_result rr;
+    if (!solution_replay(s->b, &s->cand, &rr))
+        return 0; /* a method's bug must never reach the output */
+    if (metrics_cmp(&rr.m, &s->m, s->cfg->metric) >= 0)
+        return 0;
+    movelist t = s->best;
+    s->best = s->cand;
+    s->cand = t;
+    s->m = rr.m;
+    sol_trace_free(&s->tr);
+    sol_trace_build(&s->tr, s->b, &s->best);
+    s->rep->method[method].improvements++;
+    s->rep->improvements++;
+    return 1;
+}
+
+static int stopped(opt_state *s)
+{
+    stats dummy;
+    memset(&dummy, 0, sizeof dummy);
+    int64_t next = 0;
+    stop_reason r = search_check_limits(s->lim, &dummy, &next);
+    if (r != STOP_NONE)
+        s->rep->stop = r;
+    return r != STOP_NONE;
+}
+
+/* One vicinity setting over the whole solution, in windows of pushes as
+ * long as the cloud allows (cut to what fitted while too big), half a
+ * window apart.
+ * Returns 1 when something improved, -1 when stopped. */
+static int vicinity_pass(opt_state *s, int near1, int near2, int clockwise)
+{
+    vicinity_config vc = {.near1 = near1, .near2 = near2, .clockwise = clockwise,
+                          .metric = s->cfg->metric, .max_configs = s->cfg->max_configs};
+    int improved = 0, len = s->tr.npushes;
+    int64_t t0 = timer_now_ns();
+    opt_method_report *mr = &s->rep->method[OPT_M_vicinity];
+    for (int i0 = 0; i0 < s->tr.npushes;) {
+        int P = s->tr.npushes;
+        int i1 = MIN(i0 + len, P);
+        if (i1 <= i0)
+            break;
+        mr->runs++;
+        vicinity_result r = vicinity_segment(s->b, &s->best, &s->tr, i0, i1, &vc, s->lim, s->mem,
+                                             &s->cand, &s->rep->vic);
+        if (r == VIC_STOPPED || stopped(s)) {
+            if (r == VIC_STOPPED && s->rep->stop == STOP_NONE)
+                s->rep->stop = STOP_TIME;
+            improved = -1;
+            break;
+        }
+        if (r == VIC_TOO_BIG) {
+            if (len <= 2)
+                break; /* this setting cannot run on this level */
+            len = MAX(MIN(s->rep->vic.fit * 3 / 4, len - 1), 2);
+            continue;
+        }
+        if (r == VIC_BETTER && offer(s, OPT_M_vicinity))
+            improved = 1;
+        if (i1 >= s->tr.npushes)
+            break;
+        i0 += MAX(len / 2, 1);
+    }
+    mr->seconds += timer_seconds_since(t0);
+    return improved;
+}
+
+int optimize_solution(const board *b, movelist *mv, const opt_config *cfg, search_limits *lim,
+                      membudget *mem, opt_report *rep)
+{
+    memset(rep, 0, sizeof *rep);
+    opt_state s = {.b = b, .cfg = cfg, .lim = lim, .mem = mem, .rep = rep};
+    replay_result rr;
+    if (!solution_replay(b, mv, &rr))
+        return -1;
+    rep->before = rep->after = rr.m;
+    s.m = rr.m;
+    moves_init(&s.best);
+    moves_init(&s.cand);
+    for (int i = 0; i < mv->n; i++)
+        moves_add(&s.best, mv->m[i] & 3, (mv->m[i] & MOVE_PUSH) != 0);
+    sol_trace_build(&s.tr, b, &s.best);
+    /* The quick settings first, then the full one; again while a pass
+     * improves, each pass turning the rings the other way. */
+    int set[4][2] = {{10, 0}, {20, 0}, {999, 0}, {cfg->near1, cfg->near2}};
+    for (int pass = 0;; pass++) {
+        int improved = 0, stop = 0;
+        for (int k = 0; k < 4 && !stop; k++) {
+            if (k == 3 && cfg->near2 == 0 && cfg->near1 <= 999)
+                continue; /* the full setting is one of the quick ones */
+            int r = vicinity_pass(&s, set[k][0], set[k][1], pass & 1);
+            if (r < 0)
+                stop = 1;
+            else if (r > 0)
+                improved = 1;
+        }
+        if (stop || (!improved && pass >= 1))
+            break;
+    }
+    if (metrics_cmp(&s.m, &rr.m, cfg->metric) < 0) {
+        mv->n = 0;
+        for (int i = 0; i < s.best.n; i++)
+            moves_add(mv, s.best.m[i] & 3, (s.best.m[i] & MOVE_PUSH) != 0);
+    }
+    solution_replay(b, mv, &rr);
+    rep->after = rr.m;
+    sol_trace_free(&s.tr);
+    moves_free(&s.best);
+    moves_free(&s.cand);
+    return 0;
+}

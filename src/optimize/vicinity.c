@@ -1,0 +1,693 @@
+/* vicinity.c: the vicinity search (see vicinity.h). */
+#include "vicinity.h"
+#include "../util/timer.h"
+#include "../util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE32 UINT32_MAX
+
+/* ------------------------------------------------------------ the trace */
+
+void sol_trace_build(sol_trace *t, const board *b, const movelist *mv)
+{
+    int n = 0;
+    for (int i = 0; i < mv->n; i++)
+        n += (mv->m[i] & MOVE_PUSH) != 0;
+    t->npushes = n;
+    t->move_at = xmalloc(sizeof(int) * (size_t)(n + 1));
+    t->move_at[0] = -1;
+    int k = 0;
+    for (int i = 0; i < mv->n; i++)
+        if (mv->m[i] & MOVE_PUSH)
+            t->move_at[++k] = i;
+    (void)b;
+}
+
+void sol_trace_free(sol_trace *t)
+{
+    free(t->move_at);
+    t->move_at = NULL;
+    t->npushes = 0;
+}
+
+/* ------------------------------------------------------------ the cloud */
+
+/* A set of box configurations (bit sets over the inner squares), each with
+ * its Zobrist key, numbered in the order they were added. */
+typedef struct cloud {
+    int W;           /* 64-bit words per configuration */
+    uint64_t *bits;  /* [cap * W] */
+    uint64_t *key;   /* [cap] */
+    uint32_t n, cap;
+    uint32_t *slot;  /* [tmask + 1] open addressing: configuration number or NONE32 */
+    uint32_t tmask;
+    uint32_t max;
+    membudget *mem;
+} cloud;
+
+static int cloud_init(cloud *c, int W, uint32_t max, membudget *mem)
+{
+    memset(c, 0, sizeof *c);
+    c->W = W;
+    c->max = max;
+    c->mem = mem;
+    c->cap = 1024;
+    c->tmask = 2047;
+    c->bits = mem_alloc(mem, sizeof(uint64_t) * (size_t)W * c->cap);
+    c->key = mem_alloc(mem, sizeof(uint64_t) * c->cap);
+    c->slot = mem_alloc(mem, sizeof(uint32_t) * (c->tmask + 1));
+    if (!c->bits || !c->key || !c->slot)
+        return -1;
+    memset(c->slot, 0xFF, sizeof(uint32_t) * (c->tmask + 1));
+    return 0;
+}
+
+static void cloud_free(cloud *c)
+{
+    if (c->bits)
+        mem_free(c->mem, c->bits, sizeof(uint64_t) * (size_t)c->W * c->cap);
+    if (c->key)
+        mem_free(c->mem, c->key, sizeof(uint64_t) * c->cap);
+    if (c->slot)
+        mem_free(c->mem, c->slot, sizeof(uint32_t) * (c->tmask + 1));
+    memset(c, 0, sizeof *c);
+}
+
+static uint32_t cloud_find(const cloud *c, uint64_t key, const uint64_t *bits)
+{
+    for (uint32_t h = (uint32_t)(key >> 20) & c->tmask;; h = (h + 1) & c->tmask) {
+        uint32_t id = c->slot[h];
+        if (id == NONE32)
+            return NONE32;
+        if (c->key[id] == key &&
+            !memcmp(c->bits + (size_t)id * c->W, bits, sizeof(uint64_t) * (size_t)c->W))
+            return id;
+    }
+}
+
+/* Adds a configuration (no-op when present). Returns 0, or -1 when the
+ * cloud is full (max) or the budget refuses. */
+static int cloud_add(cloud *c, uint64_t key, const uint64_t *bits)
+{
+    if (cloud_find(c, key, bits) != NONE32)
+        return 0;
+    if (c->n >= c->max)
+        return -1;
+    if (c->n == c->cap) {
+        uint32_t nc = c->cap * 2;
+        uint64_t *nb = mem_realloc(c->mem, c->bits, sizeof(uint64_t) * (size_t)c->W * c->cap,
+                                   sizeof(uint64_t) * (size_t)c->W * nc);
+        if (!nb)
+            return -1;
+        c->bits = nb;
+        uint64_t *nk = mem_realloc(c->mem, c->key, sizeof(uint64_t) * c->cap,
+                                   sizeof(uint64_t) * nc);
+        if (!nk)
+            return -1;
+        c->key = nk;
+        c->cap = nc;
+    }
+    if ((uint64_t)(c->n + 1) * 2 > (uint64_t)c->tmask + 1) {
+        uint32_t nm = c->tmask * 2 + 1;
+        uint32_t *ns = mem_alloc(c->mem, sizeof(uint32_t) * ((size_t)nm + 1));
+        if (!ns)
+            return -1;
+        memset(ns, 0xFF, sizeof(uint32_t) * ((size_t)nm + 1));
+        for (uint32_t id = 0; id < c->n; id++) {
+            uint32_t h = (uint32_t)(c->key[id] >> 20) & nm;
+            while (ns[h] != NONE32)
+                h = (h + 1) & nm;
+            ns[h] = id;
+        }
+        mem_free(c->mem, c->slot, sizeof(uint32_t) * (c->tmask + 1));
+        c->slot = ns;
+        c->tmask = nm;
+    }
+    uint32_t id = c->n++;
+    memcpy(c->bits + (size_t)id * c->W, bits, sizeof(uint64_t) * (size_t)c->W);
+    c->key[id] = key;
+    uint32_t h = (uint32_t)(key >> 20) & c->tmask;
+    while (c->slot[h] != NONE32)
+        h = (h + 1) & c->tmask;
+    c->slot[h] = id;
+    return 0;
+}
+
+static inline void bit_set(uint64_t *w, int s) { w[s >> 6] |= (uint64_t)1 << (s & 63); }
+static inline void bit_clr(uint64_t *w, int s) { w[s >> 6] &= ~((uint64_t)1 << (s & 63)); }
+static inline int bit_get(const uint64_t *w, int s) { return (int)((w[s >> 6] >> (s & 63)) & 1); }
+
+/* -------------------------------------------------- the nearest squares */
+
+/* For each square, up to n of the squares nearest to it (itself first),
+ * by rings of Manhattan distance on the grid, each ring from the square
+ * above going counter-clockwise (or clockwise); dead squares are skipped.
+ * Writes near[s * n + i] and cnt[s]. */
+static void nearest_squares(const board *b, int n, int clockwise, sq_t *near, int *cnt)
+{
+    const int maxr = b->width + b->height;
+    for (int s = 0; s < b->nsq; s++) {
+        int k = 0;
+        int r0 = board_row(b, (sq_t)s), c0 = board_col(b, (sq_t)s);
+        if (!b->dead[s])
+            near[(size_t)s * n + k++] = (sq_t)s;
+        for (int r = 1; r <= maxr && k < n; r++) {
+            for (int q = 0; q < 4 * r && k < n; q++) {
+                int side = q / r, i = q % r, dx, dy;
+                switch (side) { /* up -> left -> down -> right -> up */
+                case 0: dx = -i; dy = -(r - i); break;
+                case 1: dx = -(r - i); dy = i; break;
+                case 2: dx = i; dy = r - i; break;
+                default: dx = r - i; dy = -i; break;
+                }
+                if (clockwise)
+                    dx = -dx;
+                int row = r0 + dy, col = c0 + dx;
+                if (row < 0 || col < 0 || row >= b->height || col >= b->width)
+                    continue;
+                sq_t t = b->sq_of_cell[row * b->width + col];
+                if (t == SQ_NONE || b->dead[t])
+                    continue;
+                near[(size_t)s * n + k++] = t;
+            }
+        }
+        cnt[s] = k;
+    }
+}
+
+/* ----------------------------------------------------------- the search */
+
+/* A push state: configuration `cid` with the player on `sq` (where the
+ * pushed box stood), reached at `cost` from `parent` by a walk and a push
+ * in direction `dir`. */
+typedef struct vnode {
+    uint32_t cid;
+    sq_t sq;
+    uint8_t dir, closed;
+    uint64_t cost;
+    uint32_t parent;
+} vnode;
+
+typedef struct hitem {
+    uint64_t cost;
+    uint32_t node;
+} hitem;
+
+typedef struct vsearch {
+    const board *b;
+    cloud cl;
+    membudget *mem;
+    vnode *nodes;
+    uint32_t nn, ncap;
+    uint32_t *slot;
+    uint32_t tmask;
+    hitem *heap;
+    uint32_t nh, hcap;
+    search_limits *lim;
+    uint64_t work; /* configurations offered to the cloud (limit checks) */
+    int fit;       /* positions of the segment whose variants were all added */
+    /* scratch */
+    uint32_t *box_stamp, *dist_stamp, gen;
+    uint16_t *dist;
+    sq_t *queue, *from;
+} vsearch;
+
+static inline uint64_t state_hash(uint32_t cid, sq_t sq)
+{
+    return board_mix64(((uint64_t)cid << 16) | sq);
+}
+
+static int grow(membudget *mem, void **p, uint32_t *cap, size_t elem)
+{
+    uint32_t nc = *cap ? *cap * 2 : 1024;
+    void *q = mem_realloc(mem, *p, elem * *cap, elem * nc);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = nc;
+    return 0;
+}
+
+/* The node of a state, created when new. Returns its number, or NONE32
+ * when the budget refuses. */
+static uint32_t node_get(vsearch *v, uint32_t cid, sq_t sq, int *is_new)
+{
+    uint32_t h = (uint32_t)state_hash(cid, sq) & v->tmask;
+    for (;; h = (h + 1) & v->tmask) {
+        uint32_t id = v->slot[h];
+        if (id == NONE32)
+            break;
+        if (v->nodes[id].cid == cid && v->nodes[id].sq == sq) {
+            *is_new = 0;
+            return id;
+        }
+    }
+    if (v->nn == v->ncap && grow(v->mem, (void **)&v->nodes, &v->ncap, sizeof(vnode)))
+        return NONE32;
+    if ((uint64_t)(v->nn + 1) * 2 > (uint64_t)v->tmask + 1) {
+        uint32_t nm = v->tmask * 2 + 1;
+        uint32_t *ns = mem_alloc(v->mem, sizeof(uint32_t) * ((size_t)nm + 1));
+        if (!ns)
+            return NONE32;
+        memset(ns, 0xFF, sizeof(uint32_t) * ((size_t)nm + 1));
+        for (uint32_t id = 0; id < v->nn; id++) {
+            uint32_t g = (uint32_t)state_hash(v->nodes[id].cid, v->nodes[id].sq) & nm;
+            while (ns[g] != NONE32)
+                g = (g + 1) & nm;
+            ns[g] = id;
+        }
+        mem_free(v->mem, v->slot, sizeof(uint32_t) * (v->tmask + 1));
+        v->slot = ns;
+        v->tmask = nm;
+        h = (uint32_t)state_hash(cid, sq) & v->tmask;
+        while (v->slot[h] != NONE32)
+            h = (h + 1) & v->tmask;
+    }
+    uint32_t id = v->nn++;
+    v->nodes[id] = (vnode){.cid = cid, .sq = sq, .cost = UINT64_MAX, .parent = NONE32};
+    v->slot[h] = id;
+    *is_new = 1;
+    return id;
+}
+
+static int heap_push(vsearch *v, uint64_t cost, uint32_t node)
+{
+    if (v->nh == v->hcap && grow(v->mem, (void **)&v->heap, &v->hcap, sizeof(hitem)))
+        return -1;
+    uint32_t i = v->nh++;
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (v->heap[p].cost <= cost)
+            break;
+        v->heap[i] = v->heap[p];
+        i = p;
+    }
+    v->heap[i] = (hitem){cost, node};
+    return 0;
+}
+
+static hitem heap_pop(vsearch *v)
+{
+    hitem top = v->heap[0], last = v->heap[--v->nh];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= v->nh)
+            break;
+        if (c + 1 < v->nh && v->heap[c + 1].cost < v->heap[c].cost)
+            c++;
+        if (v->heap[c].cost >= last.cost)
+            break;
+        v->heap[i] = v->heap[c];
+        i = c;
+    }
+    if (v->nh)
+        v->heap[i] = last;
+    return top;
+}
+
+/* Marks configuration cid's boxes (box_stamp == gen) and computes the
+ * player's walking distances from `from` (dist_stamp == gen), keeping BFS
+ * parents in v->from. */
+static void flood(vsearch *v, uint32_t cid, sq_t start)
+{
+    const board *b = v->b;
+    uint32_t g = ++v->gen;
+    const uint64_t *bits = v->cl.bits + (size_t)cid * v->cl.W;
+    for (int w = 0; w < v->cl.W; w++)
+        for (uint64_t x = bits[w]; x; x &= x - 1)
+            v->box_stamp[w * 64 + __builtin_ctzll(x)] = g;
+    int head = 0, tail = 0;
+    v->queue[tail++] = start;
+    v->dist_stamp[start] = g;
+    v->dist[start] = 0;
+    v->from[start] = SQ_NONE;
+    while (head < tail) {
+        sq_t s = v->queue[head++];
+        for (int d = 0; d < 4; d++) {
+            sq_t t = b->nb[s][d];
+            if (t == SQ_NONE || v->dist_stamp[t] == g || v->box_stamp[t] == g)
+                continue;
+            v->dist_stamp[t] = g;
+            v->dist[t] = (uint16_t)(v->dist[s] + 1);
+            v->from[t] = s;
+            v->queue[tail++] = t;
+        }
+    }
+}
+
+static inline int reached(const vsearch *v, sq_t s) { return v->dist_stamp[s] == v->gen; }
+
+/* Appends the walk to `to` found by the last flood (to must be reached). */
+static void append_walk(vsearch *v, sq_t to, movelist *out)
+{
+    int n = v->dist[to];
+    uint8_t *dirs = xmalloc((size_t)n + 1);
+    for (int i = n - 1; i >= 0; i--) {
+        sq_t p = v->from[to];
+        int d = 0;
+        while (v->b->nb[p][d] != to)
+            d++;
+        dirs[i] = (uint8_t)d;
+        to = p;
+    }
+    for (int i = 0; i < n; i++)
+        moves_add(out, dirs[i], 0);
+    free(dirs);
+}
+
+static inline uint64_t step_cost(int metric, int walk)
+{
+    return metric == OPT_MOVES ? ((uint64_t)(walk + 1) << 32) + 1
+                               : ((uint64_t)1 << 32) + (uint64_t)(walk + 1);
+}
+
+static inline uint64_t walk_cost(int metric, int walk)
+{
+    return metric == OPT_MOVES ? (uint64_t)walk << 32 : (uint64_t)walk;
+}
+
+static void vsearch_free(vsearch *v)
+{
+    membudget *m = v->mem;
+    cloud_free(&v->cl);
+    if (v->nodes)
+        mem_free(m, v->nodes, sizeof(vnode) * v->ncap);
+    if (v->slot)
+        mem_free(m, v->slot, sizeof(uint32_t) * (v->tmask + 1));
+    if (v->heap)
+        mem_free(m, v->heap, sizeof(hitem) * v->hcap);
+    free(v->box_stamp);
+    free(v->dist_stamp);
+    free(v->dist);
+    free(v->queue);
+    free(v->from);
+}
+
+/* What build_cloud hands to add_variants. */
+typedef struct gen_ctx {
+    const sq_t *near; /* [nsq * nmax] */
+    const int *cnt;
+    int nmax, n1, n2;
+    uint64_t *tmp;    /* [W] scratch */
+    sq_t *boxes;      /* [nboxes] scratch */
+} gen_ctx;
+
+/* Checks the time limit and interrupt every 64K configurations offered. */
+static int gen_stopped(vsearch *v)
+{
+    if ((++v->work & 0xFFFF) != 0)
+        return 0;
+    stats dummy;
+    memset(&dummy, 0, sizeof dummy);
+    int64_t next = 0;
+    return search_check_limits(v->lim, &dummy, &next) != STOP_NONE;
+}
+
+/* Adds configuration `cur` and its variants: one box on one of its n1
+ * nearest squares, and a second box on one of its n2 nearest. Returns 0,
+ * -1 when the cloud is too big, -2 when the time is up. */
+static int add_variants(vsearch *v, const gen_ctx *g, const uint64_t *cur, uint64_t key)
+{
+    const board *b = v->b;
+    const int W = v->cl.W;
+    if (cloud_add(&v->cl, key, cur))
+        return -1;
+    int nbx = 0;
+    for (int w = 0; w < W; w++)
+        for (uint64_t x = cur[w]; x; x &= x - 1)
+            g->boxes[nbx++] = (sq_t)(w * 64 + __builtin_ctzll(x));
+    uint64_t *tmp = g->tmp;
+    for (int a = 0; a < nbx; a++) {
+        sq_t sa = g->boxes[a];
+        const sq_t *na = g->near + (size_t)sa * g->nmax;
+        for (int i = 0; i < MIN(g->cnt[sa], g->n1); i++) {
+            sq_t s = na[i];
+            if (s != sa && bit_get(cur, s))
+                continue;
+            memcpy(tmp, cur, sizeof(uint64_t) * (size_t)W);
+            bit_clr(tmp, sa);
+            bit_set(tmp, s);
+            uint64_t k1 = key ^ b->zbox[sa] ^ b->zbox[s];
+            if (s != sa && cloud_add(&v->cl, k1, tmp))
+                return -1;
+            if (gen_stopped(v))
+                return -2;
+            for (int c = 0; c < nbx && g->n2 > 0; c++) {
+                sq_t sc = g->boxes[c];
+                if (c == a || sc == s)
+                    continue;
+                const sq_t *nc = g->near + (size_t)sc * g->nmax;
+                for (int j = 0; j < MIN(g->cnt[sc], g->n2); j++) {
+                    sq_t u = nc[j];
+                    if (u == sc || u == s || (u != sa && bit_get(cur, u)))
+                        continue;
+                    bit_clr(tmp, sc);
+                    bit_set(tmp, u);
+                    int r = cloud_add(&v->cl, k1 ^ b->zbox[sc] ^ b->zbox[u], tmp);
+                    bit_clr(tmp, u);
+                    bit_set(tmp, sc);
+                    if (r)
+                        return -1;
+                    if (gen_stopped(v))
+                        return -2;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* Builds the cloud of the configurations after pushes i0..i1 and their
+ * variants; sets the start and end configurations and the start square.
+ * Returns 0, -1 when too big, -2 when the time is up. */
+static int build_cloud(vsearch *v, const movelist *mv, int i0, int i1,
+                       const vicinity_config *cfg, uint32_t *start_cid, uint32_t *end_cid,
+                       sq_t *start_sq)
+{
+    const board *b = v->b;
+    const int W = v->cl.W, nb = b->nboxes;
+    gen_ctx g = {.n1 = MAX(cfg->near1, 1), .n2 = cfg->near2};
+    g.nmax = MAX(g.n1, g.n2);
+    sq_t *near = xmalloc(sizeof(sq_t) * (size_t)b->nsq * (size_t)g.nmax);
+    int *cnt = xmalloc(sizeof(int) * (size_t)b->nsq);
+    nearest_squares(b, g.nmax, cfg->clockwise, near, cnt);
+    g.near = near;
+    g.cnt = cnt;
+    g.tmp = xmalloc(sizeof(uint64_t) * (size_t)W);
+    g.boxes = xmalloc(sizeof(sq_t) * (size_t)nb);
+    uint64_t *cur = xcalloc((size_t)W, sizeof(uint64_t));
+    uint64_t key = 0;
+    for (int i = 0; i < nb; i++) {
+        bit_set(cur, b->start_boxes[i]);
+        key ^= b->zbox[b->start_boxes[i]];
+    }
+    sq_t player = b->start_player;
+    int rc = 0, k = 0;
+    if (i0 == 0) {
+        *start_sq = player;
+        rc = add_variants(v, &g, cur, key);
+        *start_cid = cloud_find(&v->cl, key, cur);
+    }
+    for (int m = 0; m < mv->n && k < i1 && !rc; m++) {
+        int d = mv->m[m] & 3;
+        sq_t to = b->nb[player][d];
+        player = to;
+        if (!(mv->m[m] & MOVE_PUSH))
+            continue;
+        sq_t dst = b->nb[to][d];
+        bit_clr(cur, to);
+        bit_set(cur, dst);
+        key ^= b->zbox[to] ^ b->zbox[dst];
+        if (++k < i0)
+            continue;
+        v->fit = k - i0;
+        rc = add_variants(v, &g, cur, key);
+        if (k == i0) {
+            *start_sq = player;
+            *start_cid = cloud_find(&v->cl, key, cur);
+        }
+        if (k == i1)
+            *end_cid = cloud_find(&v->cl, key, cur);
+    }
+    free(near);
+    free(cnt);
+    free(g.tmp);
+    free(g.boxes);
+    free(cur);
+    return rc;
+}
+
+vicinity_result vicinity_segment(const board *b, const movelist *mv, const sol_trace *t, int i0,
+                                 int i1, const vicinity_config *cfg, search_limits *lim,
+                                 membudget *mem, movelist *out, vicinity_stats *st)
+{
+    const int P = t->npushes, metric = cfg->metric;
+    vsearch v;
+    memset(&v, 0, sizeof v);
+    v.b = b;
+    v.mem = mem;
+    const int W = (b->nsq + 63) / 64;
+    vicinity_result res = VIC_NONE;
+    uint32_t start_cid = NONE32, end_cid = NONE32;
+    sq_t start_sq = SQ_NONE;
+    /* The segment's cost as the solution has it: from after push i0 to just
+     * before push i1 + 1 (the walk to it included), or to the last push. */
+    const int seg_moves = i1 < P ? t->move_at[i1 + 1] - 1 - t->move_at[i0]
+                                 : t->move_at[P] - t->move_at[i0];
+    const int seg_pushes = i1 - i0;
+    const uint64_t bound = metric == OPT_MOVES
+                               ? ((uint64_t)seg_moves << 32) | (uint64_t)seg_pushes
+                               : ((uint64_t)seg_pushes << 32) | (uint64_t)seg_moves;
+    /* Where the player must end: the square push i1 + 1 starts from. */
+    sq_t end_sq = SQ_NONE;
+    v.lim = lim;
+    int built = cloud_init(&v.cl, W, cfg->max_configs, mem);
+    if (built == 0)
+        built = build_cloud(&v, mv, i0, i1, cfg, &start_cid, &end_cid, &start_sq);
+    if (built) {
+        st->fit = v.fit;
+        st->configs += v.cl.n;
+        vsearch_free(&v);
+        return built == -2 ? VIC_STOPPED : VIC_TOO_BIG;
+    }
+    st->configs += v.cl.n;
+    v.box_stamp = xcalloc((size_t)b->nsq, sizeof(uint32_t));
+    v.dist_stamp = xcalloc((size_t)b->nsq, sizeof(uint32_t));
+    v.dist = xmalloc(sizeof(uint16_t) * (size_t)b->nsq);
+    v.queue = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
+    v.from = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
+    if (i1 < P) {
+        /* Replay to the move of push i1 + 1 to learn the player's square. */
+        sq_t player = b->start_player;
+        for (int m = 0; m < t->move_at[i1 + 1]; m++)
+            player = b->nb[player][mv->m[m] & 3];
+        end_sq = player;
+    }
+    v.tmask = 1023;
+    v.slot = mem_alloc(mem, sizeof(uint32_t) * (v.tmask + 1));
+    if (!v.slot) {
+        vsearch_free(&v);
+        return VIC_TOO_BIG;
+    }
+    memset(v.slot, 0xFF, sizeof(uint32_t) * (v.tmask + 1));
+    int is_new;
+    uint32_t root = node_get(&v, start_cid, start_sq, &is_new);
+    if (root == NONE32 || heap_push(&v, 0, root)) {
+        vsearch_free(&v);
+        return VIC_TOO_BIG;
+    }
+    v.nodes[root].cost = 0;
+    uint64_t best = UINT64_MAX;
+    uint32_t best_node = NONE32;
+    stats dummy;
+    memset(&dummy, 0, sizeof dummy);
+    int64_t next_progress = 0;
+    uint64_t *tmp = xmalloc(sizeof(uint64_t) * (size_t)W);
+    uint64_t pops = 0;
+    while (v.nh > 0) {
+        hitem h = heap_pop(&v);
+        if (h.cost >= best)
+            break;
+        vnode *x = &v.nodes[h.node];
+        if (x->closed || h.cost != x->cost)
+            continue;
+        x->closed = 1;
+        if ((++pops & 255) == 0 && search_check_limits(lim, &dummy, &next_progress) != STOP_NONE) {
+            res = VIC_STOPPED;
+            break;
+        }
+        st->expanded++;
+        const uint32_t cid = x->cid;
+        const uint64_t cost = x->cost;
+        flood(&v, cid, x->sq);
+        if (cid == end_cid) {
+            if (end_sq == SQ_NONE || reached(&v, end_sq)) {
+                uint64_t f = cost + (end_sq == SQ_NONE ? 0 : walk_cost(metric, v.dist[end_sq]));
+                if (f < best && f <= bound) {
+                    best = f;
+                    best_node = h.node;
+                }
+            }
+            if (end_sq == SQ_NONE)
+                continue; /* solved: nothing to push */
+        }
+        const uint64_t *bits = v.cl.bits + (size_t)cid * W;
+        const uint64_t key = v.cl.key[cid];
+        for (int w = 0; w < W && res == VIC_NONE; w++)
+            for (uint64_t xs = bits[w]; xs; xs &= xs - 1) {
+                sq_t s = (sq_t)(w * 64 + __builtin_ctzll(xs));
+                for (int d = 0; d < 4; d++) {
+                    sq_t f = b->nb[s][d ^ 2], to = b->nb[s][d];
+                    if (f == SQ_NONE || to == SQ_NONE || !reached(&v, f) ||
+                        v.box_stamp[to] == v.gen || b->dead[to])
+                        continue;
+                    uint64_t c = cost + step_cost(metric, v.dist[f]);
+                    if (c > bound || c >= best)
+                        continue;
+                    memcpy(tmp, bits, sizeof(uint64_t) * (size_t)W);
+                    bit_clr(tmp, s);
+                    bit_set(tmp, to);
+                    uint32_t nc = cloud_find(&v.cl, key ^ b->zbox[s] ^ b->zbox[to], tmp);
+                    if (nc == NONE32)
+                        continue;
+                    uint32_t y = node_get(&v, nc, s, &is_new);
+                    if (y == NONE32) {
+                        res = VIC_TOO_BIG;
+                        break;
+                    }
+                    x = &v.nodes[h.node]; /* node_get may move the nodes */
+                    vnode *yn = &v.nodes[y];
+                    if (yn->closed || yn->cost <= c)
+                        continue;
+                    yn->cost = c;
+                    yn->parent = h.node;
+                    yn->dir = (uint8_t)d;
+                    if (heap_push(&v, c, y)) {
+                        res = VIC_TOO_BIG;
+                        break;
+                    }
+                }
+                if (res != VIC_NONE)
+                    break;
+            }
+        if (res != VIC_NONE)
+            break;
+    }
+    free(tmp);
+    st->states += v.nn;
+    if (res == VIC_TOO_BIG)
+        st->fit = (i1 - i0) / 2;
+    if (res == VIC_NONE && best_node != NONE32) {
+        /* The path: the nodes from the end back to the start. */
+        uint32_t n = 0;
+        for (uint32_t y = best_node; y != NONE32; y = v.nodes[y].parent)
+            n++;
+        uint32_t *chain = xmalloc(sizeof(uint32_t) * n);
+        uint32_t k = n;
+        for (uint32_t y = best_node; y != NONE32; y = v.nodes[y].parent)
+            chain[--k] = y;
+        out->n = 0;
+        for (int m = 0; m <= t->move_at[i0]; m++)
+            moves_add(out, mv->m[m] & 3, (mv->m[m] & MOVE_PUSH) != 0);
+        for (uint32_t j = 1; j < n; j++) {
+            const vnode *p = &v.nodes[chain[j - 1]], *c = &v.nodes[chain[j]];
+            flood(&v, p->cid, p->sq);
+            append_walk(&v, b->nb[c->sq][c->dir ^ 2], out);
+            moves_add(out, c->dir, 1);
+        }
+        if (end_sq != SQ_NONE) {
+            const vnode *e = &v.nodes[best_node];
+            flood(&v, e->cid, e->sq);
+            append_walk(&v, end_sq, out);
+            for (int m = t->move_at[i1 + 1]; m < mv->n; m++)
+                moves_add(out, mv->m[m] & 3, (mv->m[m] & MOVE_PUSH) != 0);
+        }
+        free(chain);
+        res = VIC_BETTER;
+    }
+    vsearch_free(&v);
+    return res;
+}
