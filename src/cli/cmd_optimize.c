@@ -49,13 +49,42 @@ typedef struct ojob {
     char *lurd;       /* the result (replayed), NULL when none */
 } ojob;
 
+/* Progress on stderr: on a terminal one line rewritten in place (at most
+ * 4 times a second), with --verbose plain lines elsewhere. */
+typedef struct oprog {
+    int tty, verbose;
+    pthread_mutex_t *mu;
+    int64_t *last_ns; /* shared by the threads: the last line's time */
+    int index;        /* the level */
+} oprog;
+
+static void on_progress(void *arg, const char *method, const char *setting, int from, int to,
+                        const sol_metrics *best, double seconds)
+{
+    oprog *p = arg;
+    int64_t now = timer_now_ns();
+    pthread_mutex_lock(p->mu);
+    if (p->tty && now - *p->last_ns >= 250000000) {
+        *p->last_ns = now;
+        fprintf(stderr, "\r\033[Klevel %d: %.1f s, %s %s, pushes %d-%d, best %ld/%ld", p->index,
+                seconds, method, setting, from, to, best->moves, best->pushes);
+        fflush(stderr);
+    } else if (!p->tty && p->verbose) {
+        fprintf(stderr, "keeper: level %d: %.1f s, %s %s, pushes %d-%d, best %ld/%ld\n",
+                p->index, seconds, method, setting, from, to, best->moves, best->pushes);
+    }
+    pthread_mutex_unlock(p->mu);
+}
+
 typedef struct octx {
     ojob *jobs;
     int njobs, next;
     double seconds;
     uint64_t mem_per_thread;
     opt_config cfg;
-    pthread_mutex_t mu;
+    int progress, verbose;
+    int64_t last_ns;
+    pthread_mutex_t mu, pmu;
     pthread_cond_t cv;
 } octx;
 
@@ -80,7 +109,14 @@ static void run_job(octx *c, ojob *j)
     lim.interrupt = &interrupted;
     membudget mem;
     mem_init(&mem, c->mem_per_thread);
-    if (optimize_solution(&b, &mv, &c->cfg, &lim, &mem, &j->rep) != 0) {
+    opt_config cfg = c->cfg;
+    oprog pr = {.tty = c->progress, .verbose = c->verbose, .mu = &c->pmu,
+                .last_ns = &c->last_ns, .index = j->lv->index};
+    if (c->progress || c->verbose) {
+        cfg.progress = on_progress;
+        cfg.progress_arg = &pr;
+    }
+    if (optimize_solution(&b, &mv, &cfg, &lim, &mem, &j->rep) != 0) {
         j->status = OJ_NO_SOLUTION; /* checked before: cannot happen */
     } else {
         strbuf s;
@@ -215,7 +251,10 @@ static void optimize_usage(FILE *f)
             "  --level N | --levels LIST  these levels only (LIST: 1-5,9,12-20)\n"
             "  --output FILE          write to FILE instead of stdout\n"
             "  --format sok|lurd|jsonl  output format (default sok)\n"
-            "  --quiet                no result table\n"
+            "  --quiet                no result table, no progress\n"
+            "  --verbose              progress lines also when stderr is no terminal\n"
+            "  --progress, --no-progress  force the progress line on or off (default: on\n"
+            "                         when stderr is a terminal)\n"
             "\n"
             "exit status: 0 every selected level had a valid solution, 1 some had none (an\n"
             "invalid solution is reported as an error), 2 bad input.\n");
@@ -241,7 +280,7 @@ int cmd_optimize(int argc, char **argv)
     const char *file = NULL, *solfile = NULL, *output = NULL;
     level_sel sel = {.given = 0};
     out_format fmt = FMT_SOK;
-    int fmt_given = 0, quiet = 0;
+    int fmt_given = 0, quiet = 0, verbose = 0, progress = -1;
     double seconds = 10, memory = 4096, threads_d = 1;
     opt_config cfg;
     opt_config_default(&cfg);
@@ -268,6 +307,14 @@ int cmd_optimize(int argc, char **argv)
         }
         if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
             quiet = 1;
+            continue;
+        }
+        if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
+            verbose = 1;
+            continue;
+        }
+        if (!strcmp(a, "--progress") || !strcmp(a, "--no-progress")) {
+            progress = a[2] != 'n';
             continue;
         }
         if (!strcmp(name, "--metric")) {
@@ -442,7 +489,10 @@ int cmd_optimize(int argc, char **argv)
     ctx.seconds = seconds;
     ctx.cfg = cfg;
     ctx.mem_per_thread = (uint64_t)(memory * 1024 * 1024) / (uint64_t)threads;
+    ctx.progress = !quiet && (progress == 1 || (progress < 0 && cli_stderr_tty()));
+    ctx.verbose = verbose && !quiet;
     pthread_mutex_init(&ctx.mu, NULL);
+    pthread_mutex_init(&ctx.pmu, NULL);
     pthread_cond_init(&ctx.cv, NULL);
     atomic_store(&interrupted, 0);
     struct sigaction sa, old_sa;
@@ -498,6 +548,9 @@ int cmd_optimize(int argc, char **argv)
             ap += j->rep.after.pushes;
         }
         if (!quiet) {
+            pthread_mutex_lock(&ctx.pmu);
+            if (ctx.progress)
+                fputs("\r\033[K", stderr);
             fprintf(stderr, "%6d  %-9s  ", j->lv->index, oj_text[j->status]);
             if (j->lurd) {
                 char bb[32], ab[32];
@@ -509,6 +562,7 @@ int cmd_optimize(int argc, char **argv)
                 fprintf(stderr, "%8s  %15s  %15s  %s\n", "-", "-", "-",
                         j->status == OJ_NO_SOLUTION ? "no valid solution" : "not started");
             }
+            pthread_mutex_unlock(&ctx.pmu);
         }
         if (fmt == FMT_JSONL)
             write_json(out, j);
@@ -543,6 +597,7 @@ int cmd_optimize(int argc, char **argv)
     free(jobs);
     free(tids);
     pthread_mutex_destroy(&ctx.mu);
+    pthread_mutex_destroy(&ctx.pmu);
     pthread_cond_destroy(&ctx.cv);
     sol_list_free(&items);
     collection_free(&c);

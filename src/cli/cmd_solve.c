@@ -175,6 +175,9 @@ static void write_json(FILE *f, const level *lv, const solve_result *r)
                   r->metrics.box_changes, r->metrics.pushing_sessions, r->metrics.player_lines,
                   r->optimal ? "true" : "false");
         sb_json_string(&b, r->lurd);
+        if (r->optimized)
+            sb_printf(&b, ",\"found\":{\"moves\":%ld,\"pushes\":%ld}", r->found.moves,
+                      r->found.pushes);
     } else {
         sb_puts(&b, ",\"moves\":null,\"pushes\":null,\"optimal\":false,\"solution\":null");
     }
@@ -207,6 +210,9 @@ static void write_sok(FILE *f, const level *lv, const solve_result *r)
         cli_write_wrapped(f, r->lurd, 70);
         sb_printf(&b, "Solver: keeper %s%s\n", KEEPER_VERSION,
                   r->optimal ? " (push-optimal)" : "");
+        if (r->optimized)
+            sb_printf(&b, "Optimizer: keeper %s, %s first, from %ld/%ld\n", KEEPER_VERSION,
+                      r->optimal ? "pushes" : "moves", r->found.moves, r->found.pushes);
     }
     sb_putc(&b, '\n');
     fputs(b.s, f);

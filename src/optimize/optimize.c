@@ -3,6 +3,7 @@
 #include "../util/timer.h"
 #include "../util/util.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const char *const opt_method_name[OPT_NMETHODS] = {
@@ -17,6 +18,8 @@ void opt_config_default(opt_config *c)
     c->near1 = 20;
     c->near2 = 10;
     c->max_configs = 4u << 20;
+    c->progress = NULL;
+    c->progress_arg = NULL;
 }
 
 int metrics_cmp(const sol_metrics *a, const sol_metrics *b, int metric)
@@ -100,6 +103,11 @@ static int vicinity_pass(opt_state *s, int near1, int near2, int clockwise)
         if (i1 <= i0)
             break;
         mr->runs++;
+        char setting[32];
+        snprintf(setting, sizeof setting, "%d/%d", near1, near2);
+        if (s->cfg->progress)
+            s->cfg->progress(s->cfg->progress_arg, opt_method_name[OPT_M_vicinity], setting, i0,
+                             i1, &s->m, timer_seconds_since(s->lim->start_ns));
         vicinity_result r = vicinity_segment(s->b, &s->best, &s->tr, i0, i1, &vc, s->lim, s->mem,
                                              &s->cand, &s->rep->vic);
         if (r == VIC_STOPPED || stopped(s)) {
@@ -114,8 +122,12 @@ static int vicinity_pass(opt_state *s, int near1, int near2, int clockwise)
             len = MAX(MIN(s->rep->vic.fit * 3 / 4, len - 1), 2);
             continue;
         }
-        if (r == VIC_BETTER && offer(s, OPT_M_vicinity))
+        if (r == VIC_BETTER && offer(s, OPT_M_vicinity)) {
             improved = 1;
+            if (s->cfg->progress)
+                s->cfg->progress(s->cfg->progress_arg, opt_method_name[OPT_M_vicinity], setting,
+                                 i0, i1, &s->m, timer_seconds_since(s->lim->start_ns));
+        }
         if (i1 >= s->tr.npushes)
             break;
         i0 += MAX(len / 2, 1);

@@ -31,6 +31,12 @@ typedef struct opt_config {
     int near1, near2;     /* the vicinity's widest setting (20/10 by default);
                              quick settings 10/0, 20/0 and 999/0 run first */
     uint32_t max_configs; /* largest cloud of one vicinity search */
+    /* Called at the start of each search and after each improvement (or
+     * NULL): the method, its setting ("20/10"), the pushes window searched,
+     * the best metrics so far and the seconds since the start. */
+    void (*progress)(void *arg, const char *method, const char *setting, int from, int to,
+                     const sol_metrics *best, double seconds);
+    void *progress_arg;
 } opt_config;
 
 void opt_config_default(opt_config *c);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #define NONE32 UINT32_MAX
+#define EMPTY64 UINT64_MAX
 
 /* ------------------------------------------------------------ the trace */
 
@@ -41,7 +42,9 @@ typedef struct cloud {
     uint64_t *bits;  /* [cap * W] */
     uint64_t *key;   /* [cap] */
     uint32_t n, cap;
-    uint32_t *slot;  /* [tmask + 1] open addressing: configuration number or NONE32 */
+    uint64_t *slot;  /* [tmask + 1] open addressing: the key's low 32 bits (a
+                        fingerprint) above the configuration's number;
+                        EMPTY64 when free */
     uint32_t tmask;
     uint32_t max;
     membudget *mem;
@@ -57,10 +60,10 @@ static int cloud_init(cloud *c, int W, uint32_t max, membudget *mem)
     c->tmask = 2047;
     c->bits = mem_alloc(mem, sizeof(uint64_t) * (size_t)W * c->cap);
     c->key = mem_alloc(mem, sizeof(uint64_t) * c->cap);
-    c->slot = mem_alloc(mem, sizeof(uint32_t) * (c->tmask + 1));
+    c->slot = mem_alloc(mem, sizeof(uint64_t) * (c->tmask + 1));
     if (!c->bits || !c->key || !c->slot)
         return -1;
-    memset(c->slot, 0xFF, sizeof(uint32_t) * (c->tmask + 1));
+    memset(c->slot, 0xFF, sizeof(uint64_t) * (c->tmask + 1));
     return 0;
 }
 
@@ -71,17 +74,19 @@ static void cloud_free(cloud *c)
     if (c->key)
         mem_free(c->mem, c->key, sizeof(uint64_t) * c->cap);
     if (c->slot)
-        mem_free(c->mem, c->slot, sizeof(uint32_t) * (c->tmask + 1));
+        mem_free(c->mem, c->slot, sizeof(uint64_t) * (c->tmask + 1));
     memset(c, 0, sizeof *c);
 }
 
 static uint32_t cloud_find(const cloud *c, uint64_t key, const uint64_t *bits)
 {
-    for (uint32_t h = (uint32_t)(key >> 20) & c->tmask;; h = (h + 1) & c->tmask) {
-        uint32_t id = c->slot[h];
-        if (id == NONE32)
+    const uint64_t fp = key << 32;
+    for (uint32_t h = (uint32_t)(key >> 32) & c->tmask;; h = (h + 1) & c->tmask) {
+        uint64_t e = c->slot[h];
+        if (e == EMPTY64)
             return NONE32;
-        if (c->key[id] == key &&
+        uint32_t id = (uint32_t)e;
+        if ((e & 0xFFFFFFFF00000000u) == fp && c->key[id] == key &&
             !memcmp(c->bits + (size_t)id * c->W, bits, sizeof(uint64_t) * (size_t)c->W))
             return id;
     }
@@ -111,27 +116,27 @@ static int cloud_add(cloud *c, uint64_t key, const uint64_t *bits)
     }
     if ((uint64_t)(c->n + 1) * 2 > (uint64_t)c->tmask + 1) {
         uint32_t nm = c->tmask * 2 + 1;
-        uint32_t *ns = mem_alloc(c->mem, sizeof(uint32_t) * ((size_t)nm + 1));
+        uint64_t *ns = mem_alloc(c->mem, sizeof(uint64_t) * ((size_t)nm + 1));
         if (!ns)
             return -1;
-        memset(ns, 0xFF, sizeof(uint32_t) * ((size_t)nm + 1));
+        memset(ns, 0xFF, sizeof(uint64_t) * ((size_t)nm + 1));
         for (uint32_t id = 0; id < c->n; id++) {
-            uint32_t h = (uint32_t)(c->key[id] >> 20) & nm;
-            while (ns[h] != NONE32)
+            uint32_t h = (uint32_t)(c->key[id] >> 32) & nm;
+            while (ns[h] != EMPTY64)
                 h = (h + 1) & nm;
-            ns[h] = id;
+            ns[h] = (c->key[id] << 32) | id;
         }
-        mem_free(c->mem, c->slot, sizeof(uint32_t) * (c->tmask + 1));
+        mem_free(c->mem, c->slot, sizeof(uint64_t) * (c->tmask + 1));
         c->slot = ns;
         c->tmask = nm;
     }
     uint32_t id = c->n++;
     memcpy(c->bits + (size_t)id * c->W, bits, sizeof(uint64_t) * (size_t)c->W);
     c->key[id] = key;
-    uint32_t h = (uint32_t)(key >> 20) & c->tmask;
-    while (c->slot[h] != NONE32)
+    uint32_t h = (uint32_t)(key >> 32) & c->tmask;
+    while (c->slot[h] != EMPTY64)
         h = (h + 1) & c->tmask;
-    c->slot[h] = id;
+    c->slot[h] = (key << 32) | id;
     return 0;
 }
 
@@ -201,7 +206,7 @@ typedef struct vsearch {
     membudget *mem;
     vnode *nodes;
     uint32_t nn, ncap;
-    uint32_t *slot;
+    uint64_t *slot; /* fingerprint (high half of the state's hash) and node */
     uint32_t tmask;
     hitem *heap;
     uint32_t nh, hcap;
@@ -234,12 +239,14 @@ static int grow(membudget *mem, void **p, uint32_t *cap, size_t elem)
  * when the budget refuses. */
 static uint32_t node_get(vsearch *v, uint32_t cid, sq_t sq, int *is_new)
 {
-    uint32_t h = (uint32_t)state_hash(cid, sq) & v->tmask;
+    const uint64_t hash = state_hash(cid, sq), fp = hash & 0xFFFFFFFF00000000u;
+    uint32_t h = (uint32_t)hash & v->tmask;
     for (;; h = (h + 1) & v->tmask) {
-        uint32_t id = v->slot[h];
-        if (id == NONE32)
+        uint64_t e = v->slot[h];
+        if (e == EMPTY64)
             break;
-        if (v->nodes[id].cid == cid && v->nodes[id].sq == sq) {
+        uint32_t id = (uint32_t)e;
+        if ((e & 0xFFFFFFFF00000000u) == fp && v->nodes[id].cid == cid && v->nodes[id].sq == sq) {
             *is_new = 0;
             return id;
         }
@@ -248,26 +255,27 @@ static uint32_t node_get(vsearch *v, uint32_t cid, sq_t sq, int *is_new)
         return NONE32;
     if ((uint64_t)(v->nn + 1) * 2 > (uint64_t)v->tmask + 1) {
         uint32_t nm = v->tmask * 2 + 1;
-        uint32_t *ns = mem_alloc(v->mem, sizeof(uint32_t) * ((size_t)nm + 1));
+        uint64_t *ns = mem_alloc(v->mem, sizeof(uint64_t) * ((size_t)nm + 1));
         if (!ns)
             return NONE32;
-        memset(ns, 0xFF, sizeof(uint32_t) * ((size_t)nm + 1));
+        memset(ns, 0xFF, sizeof(uint64_t) * ((size_t)nm + 1));
         for (uint32_t id = 0; id < v->nn; id++) {
-            uint32_t g = (uint32_t)state_hash(v->nodes[id].cid, v->nodes[id].sq) & nm;
-            while (ns[g] != NONE32)
+            uint64_t hh = state_hash(v->nodes[id].cid, v->nodes[id].sq);
+            uint32_t g = (uint32_t)hh & nm;
+            while (ns[g] != EMPTY64)
                 g = (g + 1) & nm;
-            ns[g] = id;
+            ns[g] = (hh & 0xFFFFFFFF00000000u) | id;
         }
-        mem_free(v->mem, v->slot, sizeof(uint32_t) * (v->tmask + 1));
+        mem_free(v->mem, v->slot, sizeof(uint64_t) * (v->tmask + 1));
         v->slot = ns;
         v->tmask = nm;
-        h = (uint32_t)state_hash(cid, sq) & v->tmask;
-        while (v->slot[h] != NONE32)
+        h = (uint32_t)hash & v->tmask;
+        while (v->slot[h] != EMPTY64)
             h = (h + 1) & v->tmask;
     }
     uint32_t id = v->nn++;
     v->nodes[id] = (vnode){.cid = cid, .sq = sq, .cost = UINT64_MAX, .parent = NONE32};
-    v->slot[h] = id;
+    v->slot[h] = fp | id;
     *is_new = 1;
     return id;
 }
@@ -376,7 +384,7 @@ static void vsearch_free(vsearch *v)
     if (v->nodes)
         mem_free(m, v->nodes, sizeof(vnode) * v->ncap);
     if (v->slot)
-        mem_free(m, v->slot, sizeof(uint32_t) * (v->tmask + 1));
+        mem_free(m, v->slot, sizeof(uint64_t) * (v->tmask + 1));
     if (v->heap)
         mem_free(m, v->heap, sizeof(hitem) * v->hcap);
     free(v->box_stamp);
@@ -567,12 +575,12 @@ vicinity_result vicinity_segment(const board *b, const movelist *mv, const sol_t
         end_sq = player;
     }
     v.tmask = 1023;
-    v.slot = mem_alloc(mem, sizeof(uint32_t) * (v.tmask + 1));
+    v.slot = mem_alloc(mem, sizeof(uint64_t) * (v.tmask + 1));
     if (!v.slot) {
         vsearch_free(&v);
         return VIC_TOO_BIG;
     }
-    memset(v.slot, 0xFF, sizeof(uint32_t) * (v.tmask + 1));
+    memset(v.slot, 0xFF, sizeof(uint64_t) * (v.tmask + 1));
     int is_new;
     uint32_t root = node_get(&v, start_cid, start_sq, &is_new);
     if (root == NONE32 || heap_push(&v, 0, root)) {

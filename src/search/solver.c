@@ -7,6 +7,7 @@
 #include "portfolio.h"
 #include "pathbuild.h"
 #include "../analysis/distance.h"
+#include "../optimize/optimize.h"
 #include "../core/board.h"
 #include "../util/timer.h"
 #include "../util/util.h"
@@ -149,6 +150,25 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             snprintf(res->reason, sizeof res->reason,
                      "internal error: the solution failed verification: %s", rr.reason);
         } else {
+            res->found = rr.m;
+            if (o->optimize > 0) {
+                /* --optimize: moves first, or pushes first for a
+                 * push-optimal solution (its push count never grows). */
+                opt_config oc;
+                opt_config_default(&oc);
+                oc.metric = o->optimal ? OPT_PUSHES : OPT_MOVES;
+                search_limits ol;
+                memset(&ol, 0, sizeof ol);
+                ol.start_ns = timer_now_ns();
+                ol.deadline_ns = ol.start_ns + (int64_t)(o->optimize * 1e9);
+                ol.interrupt = lim->interrupt;
+                membudget om;
+                mem_init(&om, mem_limit);
+                opt_report rep;
+                if (optimize_solution(&b, &mv, &oc, &ol, &om, &rep) == 0)
+                    res->optimized = 1;
+                solution_replay(&b, &mv, &rr); /* optimize_solution keeps it a solution */
+            }
             strbuf sb;
             sb_init(&sb);
             lurd_encode(&sb, &mv);

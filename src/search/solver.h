@@ -25,6 +25,9 @@ typedef struct solve_result {
     int nmembers;        /* the portfolio's members, each with its own counters */
     member_report members[SEARCH_MAX_MEMBERS];
     sol_metrics metrics; /* of the verified solution */
+    sol_metrics found;   /* of the solution as the search found it (before
+                            --optimize) */
+    int optimized;       /* --optimize ran on it */
     char *lurd;          /* the verified solution, NULL unless solved */
 } solve_result;
 

@@ -15,6 +15,7 @@
     X(memory, INT, 4096, 16, 1048576, "memory limit of a run in MiB, shared by its threads") \
     X(threads, INT, 1, 1, 64, "threads: levels at a time, two on a lone portfolio level")   \
     X(optimal, INT, 0, 0, 1, "prove the push count optimal (also: --optimal pushes)")        \
+    X(optimize, DBL, 0, 0, 1e9, "optimize each solution found for this many seconds before it is written (moves first; pushes first with --optimal; 0 = off)") \
     X(search, INT, 0, 0, 1, "search: 0 = A* (astar), 1 = breadth-first (bfs)")               \
     X(strategy, INT, 2, 0, 3, "fast mode: 0 = A* (astar), 1 = feature-space search (fess), 2 = both in turn (portfolio), 3 = pulls from the goals (backward)") \
     X(advisors, INT, 1, 0, 1, "fess: advisors choose weight-0 moves (0 = all moves weigh the same)") \
