@@ -248,6 +248,8 @@ static void optimize_usage(FILE *f)
             "  --vicinity N1/N2       the vicinity search's widest setting: one box moved to\n"
             "                         one of its N1 nearest squares, a second to one of N2\n"
             "                         (default 20/10; 10/0, 20/0 and 999/0 run first)\n"
+            "  --method LIST          the methods that run (default all):\n"
+            "                         vicinity,permutations\n"
             "  --level N | --levels LIST  these levels only (LIST: 1-5,9,12-20)\n"
             "  --output FILE          write to FILE instead of stdout\n"
             "  --format sok|lurd|jsonl  output format (default sok)\n"
@@ -347,6 +349,26 @@ int cmd_optimize(int argc, char **argv)
                                        v ? v : "");
             cfg.near1 = n1;
             cfg.near2 = n2;
+        } else if (!strcmp(name, "--method")) {
+            if (!v)
+                return cli_usage_error("optimize", "--method needs a value");
+            cfg.methods = 0;
+            char *list = xstrdup(v), *save = NULL;
+            for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+                int m = 0;
+                while (m < OPT_NMETHODS && strcmp(t, opt_method_name[m]))
+                    m++;
+                if (m == OPT_NMETHODS) {
+                    cli_usage_error("optimize", "--method: '%s' is not vicinity or permutations",
+                                    t);
+                    free(list);
+                    return EXIT_BAD_INPUT;
+                }
+                cfg.methods |= 1u << m;
+            }
+            free(list);
+            if (!cfg.methods)
+                return cli_usage_error("optimize", "--method: no method in '%s'", v);
         } else if (!strcmp(name, "--output") || !strcmp(name, "-o")) {
             if (!v)
                 return cli_usage_error("optimize", "%s needs a file name", name);

@@ -12,12 +12,19 @@ const char *const opt_method_name[OPT_NMETHODS] = {
 #undef X
 };
 
+const char *const opt_method_desc[OPT_NMETHODS] = {
+#define X(n, d) d,
+    OPT_METHODS(X)
+#undef X
+};
+
 void opt_config_default(opt_config *c)
 {
     c->metric = OPT_MOVES;
     c->near1 = 20;
     c->near2 = 10;
     c->max_configs = 4u << 20;
+    c->methods = (1u << OPT_NMETHODS) - 1;
     c->progress = NULL;
     c->progress_arg = NULL;
 }
@@ -136,6 +143,67 @@ static int vicinity_pass(opt_state *s, int near1, int near2, int clockwise)
     return improved;
 }
 
+/* One N-box permutation pass: from the start of each box session, the
+ * longest stretch of the solution that moves at most `nbox` boxes, searched
+ * with those boxes anywhere. Returns 1 when something improved, -1 when
+ * stopped. */
+static int permutation_pass(opt_state *s, int nbox)
+{
+    vicinity_config vc = {.permute = nbox, .metric = s->cfg->metric,
+                          .max_configs = s->cfg->max_configs};
+    int improved = 0;
+    int64_t t0 = timer_now_ns();
+    opt_method_report *mr = &s->rep->method[OPT_M_permutations];
+    char setting[32];
+    snprintf(setting, sizeof setting, "%d", nbox);
+    for (int i0 = 0; i0 < s->tr.npushes;) {
+        int i1 = sol_trace_span(&s->tr, i0, nbox);
+        if (i1 - i0 >= 2) {
+            mr->runs++;
+            if (s->cfg->progress)
+                s->cfg->progress(s->cfg->progress_arg, opt_method_name[OPT_M_permutations],
+                                 setting, i0, i1, &s->m, timer_seconds_since(s->lim->start_ns));
+            vicinity_result r = vicinity_segment(s->b, &s->best, &s->tr, i0, i1, &vc, s->lim,
+                                                 s->mem, &s->cand, &s->rep->vic);
+            if (r == VIC_STOPPED || stopped(s)) {
+                if (r == VIC_STOPPED && s->rep->stop == STOP_NONE)
+                    s->rep->stop = STOP_TIME;
+                improved = -1;
+                break;
+            }
+            if (r == VIC_TOO_BIG)
+                break; /* the next boxes' squares would not fit either */
+            if (r == VIC_BETTER && offer(s, OPT_M_permutations)) {
+                improved = 1;
+                if (s->cfg->progress)
+                    s->cfg->progress(s->cfg->progress_arg,
+                                     opt_method_name[OPT_M_permutations], setting, i0, i1,
+                                     &s->m, timer_seconds_since(s->lim->start_ns));
+            }
+        }
+        if (i1 >= s->tr.npushes)
+            break;
+        /* the next box session */
+        int k = i0 + 1;
+        while (k < s->tr.npushes && s->tr.box[k + 1] == s->tr.box[i0 + 1])
+            k++;
+        i0 = k;
+    }
+    mr->seconds += timer_seconds_since(t0);
+    return improved;
+}
+
+/* How many configurations the N-box permutation cloud of b may hold at most:
+ * the combinations of N squares among the squares that are not dead. */
+static double perm_cloud_size(const board *b, int n)
+{
+    double c = 1;
+    int live = b->nsq - b->ndead;
+    for (int i = 0; i < n; i++)
+        c = c * (live - i) / (i + 1);
+    return c;
+}
+
 int optimize_solution(const board *b, movelist *mv, const opt_config *cfg, search_limits *lim,
                       membudget *mem, opt_report *rep)
 {
@@ -156,10 +224,20 @@ int optimize_solution(const board *b, movelist *mv, const opt_config *cfg, searc
     int set[4][2] = {{10, 0}, {20, 0}, {999, 0}, {cfg->near1, cfg->near2}};
     for (int pass = 0;; pass++) {
         int improved = 0, stop = 0;
-        for (int k = 0; k < 4 && !stop; k++) {
+        for (int k = 0; k < 4 && !stop && (cfg->methods >> OPT_M_vicinity & 1); k++) {
             if (k == 3 && cfg->near2 == 0 && cfg->near1 <= 999)
                 continue; /* the full setting is one of the quick ones */
             int r = vicinity_pass(&s, set[k][0], set[k][1], pass & 1);
+            if (r < 0)
+                stop = 1;
+            else if (r > 0)
+                improved = 1;
+        }
+        /* N-box permutations, N upwards while the clouds fit */
+        for (int n = 1; n <= 4 && !stop && (cfg->methods >> OPT_M_permutations & 1); n++) {
+            if (perm_cloud_size(b, n) > (double)cfg->max_configs)
+                break;
+            int r = permutation_pass(&s, n);
             if (r < 0)
                 stop = 1;
             else if (r > 0)

@@ -13,9 +13,11 @@
 #include "vicinity.h"
 
 /* The methods, in the order the report lists them: name, description. */
-#define OPT_METHODS(X)                                                               \
-    X(vicinity, "vicinity search: cheapest path through box configurations near the " \
-                "solution's")
+#define OPT_METHODS(X)                                                                \
+    X(vicinity, "vicinity search: cheapest path through box configurations near the "  \
+                "solution's")                                                          \
+    X(permutations, "N-box permutations: a cheapest path between two positions of the " \
+                    "solution moving only the N boxes the solution moves between them")
 
 typedef enum {
 #define X(n, d) OPT_M_##n,
@@ -25,12 +27,14 @@ typedef enum {
 } opt_method;
 
 extern const char *const opt_method_name[OPT_NMETHODS];
+extern const char *const opt_method_desc[OPT_NMETHODS];
 
 typedef struct opt_config {
     int metric;           /* OPT_MOVES or OPT_PUSHES */
     int near1, near2;     /* the vicinity's widest setting (20/10 by default);
                              quick settings 10/0, 20/0 and 999/0 run first */
     uint32_t max_configs; /* largest cloud of one vicinity search */
+    unsigned methods;     /* the methods that run: bit 1 << opt_method */
     /* Called at the start of each search and after each improvement (or
      * NULL): the method, its setting ("20/10"), the pushes window searched,
      * the best metrics so far and the seconds since the start. */

@@ -18,18 +18,37 @@ void sol_trace_build(sol_trace *t, const board *b, const movelist *mv)
         n += (mv->m[i] & MOVE_PUSH) != 0;
     t->npushes = n;
     t->move_at = xmalloc(sizeof(int) * (size_t)(n + 1));
+    t->box = xmalloc(sizeof(int) * (size_t)(n + 1));
     t->move_at[0] = -1;
+    t->box[0] = -1;
+    int *id = xmalloc(sizeof(int) * (size_t)b->nsq);
+    for (int s = 0; s < b->nsq; s++)
+        id[s] = -1;
+    for (int i = 0; i < b->nboxes; i++)
+        id[b->start_boxes[i]] = i;
+    sq_t player = b->start_player;
     int k = 0;
-    for (int i = 0; i < mv->n; i++)
-        if (mv->m[i] & MOVE_PUSH)
-            t->move_at[++k] = i;
-    (void)b;
+    for (int i = 0; i < mv->n; i++) {
+        int d = mv->m[i] & 3;
+        sq_t to = b->nb[player][d];
+        player = to;
+        if (!(mv->m[i] & MOVE_PUSH))
+            continue;
+        sq_t dst = b->nb[to][d];
+        t->move_at[++k] = i;
+        t->box[k] = id[to];
+        id[dst] = id[to];
+        id[to] = -1;
+    }
+    free(id);
 }
 
 void sol_trace_free(sol_trace *t)
 {
     free(t->move_at);
+    free(t->box);
     t->move_at = NULL;
+    t->box = NULL;
     t->npushes = 0;
 }
 
@@ -468,6 +487,147 @@ static int add_variants(vsearch *v, const gen_ctx *g, const uint64_t *cur, uint6
     return 0;
 }
 
+/* The squares of the boxes at push i0 (cur, key) and which of them push
+ * i0 + 1 .. i1 move: replays mv with box identities. Writes the moving
+ * boxes' squares at i0 into moving[] and returns their count. */
+static int moving_boxes(const board *b, const movelist *mv, int i0, int i1, uint64_t *cur,
+                        uint64_t *key, sq_t *player_at_i0, sq_t *moving)
+{
+    int *id = xmalloc(sizeof(int) * (size_t)b->nsq);
+    sq_t *where = xmalloc(sizeof(sq_t) * (size_t)b->nboxes), *at_i0 = NULL;
+    uint8_t *moved = xcalloc((size_t)b->nboxes, 1);
+    for (int s = 0; s < b->nsq; s++)
+        id[s] = -1;
+    for (int i = 0; i < b->nboxes; i++) {
+        id[b->start_boxes[i]] = i;
+        where[i] = b->start_boxes[i];
+    }
+    at_i0 = xmalloc(sizeof(sq_t) * (size_t)b->nboxes);
+    memcpy(at_i0, where, sizeof(sq_t) * (size_t)b->nboxes);
+    sq_t player = b->start_player;
+    *player_at_i0 = player;
+    for (int m = 0, k = 0; m < mv->n && k < i1; m++) {
+        int d = mv->m[m] & 3;
+        sq_t to = b->nb[player][d];
+        player = to;
+        if (!(mv->m[m] & MOVE_PUSH))
+            continue;
+        sq_t dst = b->nb[to][d];
+        int x = id[to];
+        id[dst] = x;
+        id[to] = -1;
+        where[x] = dst;
+        if (++k > i0)
+            moved[x] = 1;
+        if (k == i0) {
+            memcpy(at_i0, where, sizeof(sq_t) * (size_t)b->nboxes);
+            *player_at_i0 = player;
+        }
+    }
+    memset(cur, 0, sizeof(uint64_t) * (size_t)((b->nsq + 63) / 64));
+    *key = 0;
+    int n = 0;
+    for (int i = 0; i < b->nboxes; i++) {
+        bit_set(cur, at_i0[i]);
+        *key ^= b->zbox[at_i0[i]];
+        if (moved[i])
+            moving[n++] = at_i0[i];
+    }
+    free(id);
+    free(where);
+    free(at_i0);
+    free(moved);
+    return n;
+}
+
+int sol_trace_span(const sol_trace *t, int i0, int nboxes)
+{
+    int seen[8], n = 0;
+    if (nboxes > 8)
+        nboxes = 8;
+    for (int k = i0 + 1; k <= t->npushes; k++) {
+        int x = t->box[k], j = 0;
+        while (j < n && seen[j] != x)
+            j++;
+        if (j == n) {
+            if (n == nboxes)
+                return k - 1;
+            seen[n++] = x;
+        }
+    }
+    return t->npushes;
+}
+
+/* The permutation cloud: the boxes pushed in i0+1..i1 on every combination
+ * of allowed squares. Returns 0, -1 when too big, -2 when the time is up. */
+static int build_perm_cloud(vsearch *v, const movelist *mv, int i0, int i1, uint32_t *start_cid,
+                            uint32_t *end_cid, sq_t *start_sq)
+{
+    const board *b = v->b;
+    const int W = v->cl.W;
+    uint64_t *cur = xcalloc((size_t)W, sizeof(uint64_t));
+    uint64_t *tmp = xcalloc((size_t)W, sizeof(uint64_t));
+    sq_t *moving = xmalloc(sizeof(sq_t) * (size_t)b->nboxes);
+    uint64_t key;
+    int n = moving_boxes(b, mv, i0, i1, cur, &key, start_sq, moving);
+    /* the fixed boxes, and the squares the moving boxes may take */
+    uint64_t fixed_key = key;
+    memcpy(tmp, cur, sizeof(uint64_t) * (size_t)W);
+    for (int i = 0; i < n; i++) {
+        bit_clr(tmp, moving[i]);
+        fixed_key ^= b->zbox[moving[i]];
+    }
+    sq_t *allowed = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
+    int na = 0;
+    for (int s = 0; s < b->nsq; s++)
+        if (!b->dead[s] && !bit_get(tmp, s))
+            allowed[na++] = (sq_t)s;
+    int rc = 0;
+    /* combinations allowed[c[0]] < allowed[c[1]] < ... */
+    int c[8];
+    if (n < 1 || n > 8 || n > na) {
+        rc = -1;
+    } else {
+        for (int i = 0; i < n; i++)
+            c[i] = i;
+        for (;;) {
+            uint64_t k2 = fixed_key;
+            for (int i = 0; i < n; i++) {
+                bit_set(tmp, allowed[c[i]]);
+                k2 ^= b->zbox[allowed[c[i]]];
+            }
+            rc = cloud_add(&v->cl, k2, tmp);
+            for (int i = 0; i < n; i++)
+                bit_clr(tmp, allowed[c[i]]);
+            if (rc || (rc = gen_stopped(v) ? -2 : 0))
+                break;
+            int i = n - 1;
+            while (i >= 0 && c[i] == na - n + i)
+                i--;
+            if (i < 0)
+                break;
+            c[i]++;
+            for (int j = i + 1; j < n; j++)
+                c[j] = c[j - 1] + 1;
+        }
+    }
+    if (!rc) {
+        *start_cid = cloud_find(&v->cl, key, cur);
+        /* the end configuration: replay to i1 */
+        sq_t pl;
+        moving_boxes(b, mv, i1, i1, cur, &key, &pl, moving);
+        *end_cid = cloud_find(&v->cl, key, cur);
+        if (*start_cid == NONE32 || *end_cid == NONE32)
+            rc = -1; /* cannot happen: the solution's boxes are never on dead squares */
+    }
+    v->fit = 0;
+    free(cur);
+    free(tmp);
+    free(moving);
+    free(allowed);
+    return rc;
+}
+
 /* Builds the cloud of the configurations after pushes i0..i1 and their
  * variants; sets the start and end configurations and the start square.
  * Returns 0, -1 when too big, -2 when the time is up. */
@@ -554,7 +714,9 @@ vicinity_result vicinity_segment(const board *b, const movelist *mv, const sol_t
     v.lim = lim;
     int built = cloud_init(&v.cl, W, cfg->max_configs, mem);
     if (built == 0)
-        built = build_cloud(&v, mv, i0, i1, cfg, &start_cid, &end_cid, &start_sq);
+        built = cfg->permute > 0
+                    ? build_perm_cloud(&v, mv, i0, i1, &start_cid, &end_cid, &start_sq)
+                    : build_cloud(&v, mv, i0, i1, cfg, &start_cid, &end_cid, &start_sq);
     if (built) {
         st->fit = v.fit;
         st->configs += v.cl.n;

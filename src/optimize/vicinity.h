@@ -29,6 +29,10 @@ typedef struct vicinity_config {
     int clockwise; /* ring order: counter-clockwise (0) or clockwise (1) */
     int metric;   /* OPT_MOVES or OPT_PUSHES */
     uint32_t max_configs; /* the cloud's size limit; a larger cloud is "too big" */
+    int permute;  /* > 0: the box-permutation cloud instead (seed 002's N-box
+                     permutations): the boxes the segment pushes on every
+                     combination of squares (not dead, not another box's),
+                     the other boxes where they are; near1/near2 unused */
 } vicinity_config;
 
 typedef struct vicinity_stats {
@@ -52,7 +56,13 @@ typedef enum {
 typedef struct sol_trace {
     int npushes;
     int *move_at; /* [npushes + 1] */
+    int *box;     /* [npushes + 1] which box push k moves (boxes numbered by
+                     their start squares, ascending); box[0] = -1 */
 } sol_trace;
+
+/* The last push index i1 > i0 such that pushes i0 + 1 .. i1 of solution
+ * `mv` move at most `nboxes` distinct boxes (as long as the solution allows). */
+int sol_trace_span(const sol_trace *t, int i0, int nboxes);
 
 /* Fills t from `mv`, which must be a legal solution of b (replayed). */
 void sol_trace_build(sol_trace *t, const board *b, const movelist *mv);

@@ -240,7 +240,11 @@ TEST(optimize_reaches_exhaustive_optimum_small_levels)
         moves_init(&mv);
         REQUIRE(solve_moves(&c.levels[0], &in));
         add_detours(&b, &in, &slow, 3);
-        for (int metric = OPT_MOVES; metric <= OPT_PUSHES; metric++) {
+        /* each method alone: the vicinity 999/999, and the permutations
+         * (with at most two boxes, N = 2 moves every box anywhere) */
+        for (int run = 0; run < 4; run++) {
+            int metric = run & 1;
+            unsigned methods = run < 2 ? 1u << OPT_M_vicinity : 1u << OPT_M_permutations;
             uint64_t ref = reference_optimum(&b, metric);
             REQUIRE(ref != UINT64_MAX);
             mv.n = 0;
@@ -250,6 +254,7 @@ TEST(optimize_reaches_exhaustive_optimum_small_levels)
             opt_config_default(&cfg);
             cfg.metric = metric;
             cfg.near1 = cfg.near2 = 999;
+            cfg.methods = methods;
             search_limits lim;
             memset(&lim, 0, sizeof lim);
             membudget mem;
@@ -260,9 +265,13 @@ TEST(optimize_reaches_exhaustive_optimum_small_levels)
             CHECK(solution_replay(&b, &mv, &rr));
             CHECK(cost_of(&rr.m, metric) == ref);
             if (cost_of(&rr.m, metric) != ref)
-                test_fail(__FILE__, __LINE__, "level %zu metric %d: %ld/%ld, optimum %llu/%llu",
-                          k, metric, rr.m.moves, rr.m.pushes, (unsigned long long)(ref >> 32),
-                          (unsigned long long)(ref & 0xFFFFFFFF));
+                test_fail(__FILE__, __LINE__,
+                          "level %zu metric %d methods %u: %ld/%ld, optimum %llu/%llu", k,
+                          metric, methods, rr.m.moves, rr.m.pushes,
+                          (unsigned long long)(ref >> 32), (unsigned long long)(ref & 0xFFFFFFFF));
+            for (int m = 0; m < OPT_NMETHODS; m++)
+                if (!(methods >> m & 1))
+                    CHECK_INT(rep.method[m].runs, 0);
             CHECK(metrics_cmp(&rr.m, &rep.before, metric) <= 0);
             CHECK(rep.after.moves == rr.m.moves && rep.after.pushes == rr.m.pushes);
             CHECK_INT(mem.used, 0); /* everything given back */
@@ -274,7 +283,7 @@ TEST(optimize_reaches_exhaustive_optimum_small_levels)
         board_free(&b);
         collection_free(&c);
     }
-    CHECK_INT(checked, 2 * (int)ARRAY_LEN(small_levels));
+    CHECK_INT(checked, 4 * (int)ARRAY_LEN(small_levels));
 }
 
 /* A segment in the middle: the moves before push i0 and from push i1 + 1
