@@ -91,7 +91,7 @@ test-asan: build/asan/keeper build/asan/unit_tests
 # slack: the sanitizer slows the search between two limit checks.
 test-tsan: build/tsan/keeper build/tsan/unit_tests
 	@TSAN_OPTIONS=halt_on_error=1 KEEPER_TEST_QUICK=1 KEEPER_TEST_SLACK_MS=1000 KEEPER_UNIT_FILTER=threads_ \
-	    KEEPER_CLI_TESTS=tests/cli/test_limits.sh sh tests/run.sh build/tsan $(SHARED)
+	    KEEPER_CLI_TESTS="tests/cli/test_limits.sh tests/cli/test_optimize.sh" sh tests/run.sh build/tsan $(SHARED)
 
 demo: build/release/keeper
 	build/release/keeper solve levels/demo.xsb --time 10 --format sok --output build/demo-solutions.sok

@@ -161,7 +161,10 @@ if have_shared && [ -f "$FEST" ]; then
     wait $pid
     RC=$?
     expect_rc 0 "optimize: Ctrl-C"
-    grep -q '"status":"optimized"' "$WORK/int.jsonl" && pass || fail "optimize: nothing kept after Ctrl-C: $(head -c 300 "$WORK/int.err")"
+    # (a sanitizer build may not have improved anything in 2 s: the best so
+    # far is then the input, still written)
+    grep -q '"status":"\(optimized\|unchanged\)",.*"solution":"[lurdLURD]' "$WORK/int.jsonl" && pass ||
+        fail "optimize: nothing written after Ctrl-C: $(head -c 300 "$WORK/int.err")"
     grep -q 'interrupted' "$WORK/int.err" && pass || fail "optimize: Ctrl-C not reported"
 else
     skip "shared levels or Festival's solutions not found: limits on XSokoban 20"
