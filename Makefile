@@ -86,7 +86,8 @@ test-asan: build/asan/keeper build/asan/unit_tests
 	@KEEPER_TEST_QUICK=1 sh tests/run.sh build/asan $(SHARED)
 
 # What runs on several threads, under ThreadSanitizer: the unit tests of
-# threads and the limits tests (--threads 2, Ctrl-C). A race report stops
+# threads, the limits tests (--threads 2, Ctrl-C) and the optimizer's CLI
+# tests (--threads 2, Ctrl-C). A race report stops
 # the program at once (status 66), so a test fails. Time bounds get 1 s of
 # slack: the sanitizer slows the search between two limit checks.
 test-tsan: build/tsan/keeper build/tsan/unit_tests
