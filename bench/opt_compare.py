@@ -42,6 +42,16 @@ def main():
         print(f"# {m}: before {tb[m]}, after {ta[m]}, best known {tk[m]} "
               f"(after is {100.0 * (ta[m] - tk[m]) / max(tk[m], 1):+.1f} %); "
               f"levels at or below the best known {m}: {at[m]}")
+    methods = {}
+    for r in res:
+        for name, st in (r.get("methods") or {}).items():
+            t = methods.setdefault(name, [0, 0, 0.0, 0])
+            t[0] += st["improvements"]
+            t[1] += st["runs"]
+            t[2] += st["seconds"]
+            t[3] += 1 if st["improvements"] else 0
+    for name, (imp, runs, secs, lv) in methods.items():
+        print(f"# method {name}: {imp} improvements on {lv} levels, {runs} searches, {secs:.1f} s")
     for lv, m, mo, pu, k in finds:
         print(f"# find: level {lv}: {mo}/{pu} moves/pushes, fewer {m} than the best known {k}")
 

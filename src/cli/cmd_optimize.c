@@ -249,7 +249,7 @@ static void optimize_usage(FILE *f)
             "                         one of its N1 nearest squares, a second to one of N2\n"
             "                         (default 20/10; 10/0, 20/0 and 999/0 run first)\n"
             "  --method LIST          the methods that run (default all):\n"
-            "                         vicinity,permutations\n"
+            "                         vicinity,permutations,global\n"
             "  --level N | --levels LIST  these levels only (LIST: 1-5,9,12-20)\n"
             "  --output FILE          write to FILE instead of stdout\n"
             "  --format sok|lurd|jsonl  output format (default sok)\n"
@@ -359,7 +359,7 @@ int cmd_optimize(int argc, char **argv)
                 while (m < OPT_NMETHODS && strcmp(t, opt_method_name[m]))
                     m++;
                 if (m == OPT_NMETHODS) {
-                    cli_usage_error("optimize", "--method: '%s' is not vicinity or permutations",
+                    cli_usage_error("optimize", "--method: '%s' is not vicinity, permutations or global",
                                     t);
                     free(list);
                     return EXIT_BAD_INPUT;

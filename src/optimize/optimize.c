@@ -25,6 +25,7 @@ void opt_config_default(opt_config *c)
     c->near2 = 10;
     c->max_configs = 4u << 20;
     c->methods = (1u << OPT_NMETHODS) - 1;
+    c->global_depth = 3;
     c->progress = NULL;
     c->progress_arg = NULL;
 }
@@ -93,17 +94,18 @@ static int stopped(opt_state *s)
     return r != STOP_NONE;
 }
 
-/* One vicinity setting over the whole solution, in windows of pushes as
- * long as the cloud allows (cut to what fitted while too big), half a
- * window apart.
+/* One cloud setting (vicinity or global) over the whole solution, in
+ * windows of pushes as long as the cloud allows (cut to what fitted while
+ * too big), half a window apart.
  * Returns 1 when something improved, -1 when stopped. */
-static int vicinity_pass(opt_state *s, int near1, int near2, int clockwise)
+static int window_pass(opt_state *s, opt_method method, const vicinity_config *vcp)
 {
-    vicinity_config vc = {.near1 = near1, .near2 = near2, .clockwise = clockwise,
-                          .metric = s->cfg->metric, .max_configs = s->cfg->max_configs};
+    vicinity_config vc = *vcp;
+    vc.metric = s->cfg->metric;
+    vc.max_configs = s->cfg->max_configs;
     int improved = 0, len = s->tr.npushes;
     int64_t t0 = timer_now_ns();
-    opt_method_report *mr = &s->rep->method[OPT_M_vicinity];
+    opt_method_report *mr = &s->rep->method[method];
     for (int i0 = 0; i0 < s->tr.npushes;) {
         int P = s->tr.npushes;
         int i1 = MIN(i0 + len, P);
@@ -111,10 +113,13 @@ static int vicinity_pass(opt_state *s, int near1, int near2, int clockwise)
             break;
         mr->runs++;
         char setting[32];
-        snprintf(setting, sizeof setting, "%d/%d", near1, near2);
+        if (method == OPT_M_global)
+            snprintf(setting, sizeof setting, "depth %d", vc.global);
+        else
+            snprintf(setting, sizeof setting, "%d/%d", vc.near1, vc.near2);
         if (s->cfg->progress)
-            s->cfg->progress(s->cfg->progress_arg, opt_method_name[OPT_M_vicinity], setting, i0,
-                             i1, &s->m, timer_seconds_since(s->lim->start_ns));
+            s->cfg->progress(s->cfg->progress_arg, opt_method_name[method], setting, i0, i1,
+                             &s->m, timer_seconds_since(s->lim->start_ns));
         vicinity_result r = vicinity_segment(s->b, &s->best, &s->tr, i0, i1, &vc, s->lim, s->mem,
                                              &s->cand, &s->rep->vic);
         if (r == VIC_STOPPED || stopped(s)) {
@@ -129,11 +134,11 @@ static int vicinity_pass(opt_state *s, int near1, int near2, int clockwise)
             len = MAX(MIN(s->rep->vic.fit * 3 / 4, len - 1), 2);
             continue;
         }
-        if (r == VIC_BETTER && offer(s, OPT_M_vicinity)) {
+        if (r == VIC_BETTER && offer(s, method)) {
             improved = 1;
             if (s->cfg->progress)
-                s->cfg->progress(s->cfg->progress_arg, opt_method_name[OPT_M_vicinity], setting,
-                                 i0, i1, &s->m, timer_seconds_since(s->lim->start_ns));
+                s->cfg->progress(s->cfg->progress_arg, opt_method_name[method], setting, i0, i1,
+                                 &s->m, timer_seconds_since(s->lim->start_ns));
         }
         if (i1 >= s->tr.npushes)
             break;
@@ -227,7 +232,8 @@ int optimize_solution(const board *b, movelist *mv, const opt_config *cfg, searc
         for (int k = 0; k < 4 && !stop && (cfg->methods >> OPT_M_vicinity & 1); k++) {
             if (k == 3 && cfg->near2 == 0 && cfg->near1 <= 999)
                 continue; /* the full setting is one of the quick ones */
-            int r = vicinity_pass(&s, set[k][0], set[k][1], pass & 1);
+            vicinity_config vc = {.near1 = set[k][0], .near2 = set[k][1], .clockwise = pass & 1};
+            int r = window_pass(&s, OPT_M_vicinity, &vc);
             if (r < 0)
                 stop = 1;
             else if (r > 0)
@@ -238,6 +244,16 @@ int optimize_solution(const board *b, movelist *mv, const opt_config *cfg, searc
             if (perm_cloud_size(b, n) > (double)cfg->max_configs)
                 break;
             int r = permutation_pass(&s, n);
+            if (r < 0)
+                stop = 1;
+            else if (r > 0)
+                improved = 1;
+        }
+        /* the global search, depth upwards (windows shrink as it grows) */
+        for (int d = 1; d <= cfg->global_depth && !stop && (cfg->methods >> OPT_M_global & 1);
+             d++) {
+            vicinity_config vc = {.global = d};
+            int r = window_pass(&s, OPT_M_global, &vc);
             if (r < 0)
                 stop = 1;
             else if (r > 0)

@@ -17,7 +17,9 @@
     X(vicinity, "vicinity search: cheapest path through box configurations near the "  \
                 "solution's")                                                          \
     X(permutations, "N-box permutations: a cheapest path between two positions of the " \
-                    "solution moving only the N boxes the solution moves between them")
+                    "solution moving only the N boxes the solution moves between them")  \
+    X(global, "global search: cheapest path through every box configuration within D "   \
+              "pushes of the solution's")
 
 typedef enum {
 #define X(n, d) OPT_M_##n,
@@ -35,6 +37,7 @@ typedef struct opt_config {
                              quick settings 10/0, 20/0 and 999/0 run first */
     uint32_t max_configs; /* largest cloud of one vicinity search */
     unsigned methods;     /* the methods that run: bit 1 << opt_method */
+    int global_depth;     /* the global search's deepest setting (3) */
     /* Called at the start of each search and after each improvement (or
      * NULL): the method, its setting ("20/10"), the pushes window searched,
      * the best metrics so far and the seconds since the start. */

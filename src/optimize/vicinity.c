@@ -236,6 +236,7 @@ typedef struct vsearch {
     uint32_t *box_stamp, *dist_stamp, gen;
     uint16_t *dist;
     sq_t *queue, *from;
+    sq_t norm; /* the smallest square the last flood reached */
 } vsearch;
 
 static inline uint64_t state_hash(uint32_t cid, sq_t sq)
@@ -347,6 +348,7 @@ static void flood(vsearch *v, uint32_t cid, sq_t start)
         for (uint64_t x = bits[w]; x; x &= x - 1)
             v->box_stamp[w * 64 + __builtin_ctzll(x)] = g;
     int head = 0, tail = 0;
+    v->norm = start;
     v->queue[tail++] = start;
     v->dist_stamp[start] = g;
     v->dist[start] = 0;
@@ -361,6 +363,8 @@ static void flood(vsearch *v, uint32_t cid, sq_t start)
             v->dist[t] = (uint16_t)(v->dist[s] + 1);
             v->from[t] = s;
             v->queue[tail++] = t;
+            if (t < v->norm)
+                v->norm = t;
         }
     }
 }
@@ -628,6 +632,109 @@ static int build_perm_cloud(vsearch *v, const movelist *mv, int i0, int i1, uint
     return rc;
 }
 
+/* The global cloud: every configuration within `depth` pushes of one of the
+ * solution's positions after pushes i0..i1 (a breadth-first search over
+ * push states from all of them at once, states told apart by the player's
+ * region). Uses the node table for the visited states and empties it.
+ * Returns 0, -1 when too big, -2 when the time is up. */
+static int build_global_cloud(vsearch *v, const movelist *mv, int i0, int i1, int depth,
+                              uint32_t *start_cid, uint32_t *end_cid, sq_t *start_sq)
+{
+    const board *b = v->b;
+    const int W = v->cl.W;
+    uint64_t *cur = xcalloc((size_t)W, sizeof(uint64_t));
+    uint64_t *tmp = xmalloc(sizeof(uint64_t) * (size_t)W);
+    uint64_t key = 0;
+    for (int i = 0; i < b->nboxes; i++) {
+        bit_set(cur, b->start_boxes[i]);
+        key ^= b->zbox[b->start_boxes[i]];
+    }
+    /* the queue: (configuration, player square, depth) */
+    typedef struct gq {
+        uint32_t cid;
+        sq_t sq;
+        uint16_t d;
+    } gq;
+    gq *q = NULL;
+    int nq = 0, qcap = 0, rc = 0, is_new;
+    sq_t player = b->start_player;
+    for (int m = -1, k = 0; m < mv->n && k <= i1 && !rc; m++) {
+        if (m >= 0) {
+            int d = mv->m[m] & 3;
+            sq_t to = b->nb[player][d];
+            player = to;
+            if (!(mv->m[m] & MOVE_PUSH))
+                continue;
+            sq_t dst = b->nb[to][d];
+            bit_clr(cur, to);
+            bit_set(cur, dst);
+            key ^= b->zbox[to] ^ b->zbox[dst];
+            k++;
+        }
+        if (k < i0 || k > i1)
+            continue;
+        if (cloud_add(&v->cl, key, cur)) {
+            rc = -1;
+            break;
+        }
+        uint32_t cid = cloud_find(&v->cl, key, cur);
+        if (k == i0) {
+            *start_cid = cid;
+            *start_sq = player;
+        }
+        if (k == i1)
+            *end_cid = cid;
+        gq *e = vec_push(&q, &nq, &qcap, sizeof(gq));
+        *e = (gq){cid, player, 0};
+    }
+    for (int h = 0; h < nq && !rc; h++) {
+        gq e = q[h];
+        flood(v, e.cid, e.sq);
+        uint32_t y = node_get(v, e.cid, v->norm, &is_new);
+        if (y == NONE32) {
+            rc = -1;
+            break;
+        }
+        if (!is_new || e.d >= depth)
+            continue;
+        const uint64_t *bits = v->cl.bits + (size_t)e.cid * W;
+        const uint64_t k0 = v->cl.key[e.cid];
+        for (int w = 0; w < W && !rc; w++)
+            for (uint64_t xs = bits[w]; xs && !rc; xs &= xs - 1) {
+                sq_t x = (sq_t)(w * 64 + __builtin_ctzll(xs));
+                for (int d = 0; d < 4; d++) {
+                    sq_t f = b->nb[x][d ^ 2], to = b->nb[x][d];
+                    if (f == SQ_NONE || to == SQ_NONE || !reached(v, f) ||
+                        v->box_stamp[to] == v->gen || b->dead[to])
+                        continue;
+                    memcpy(tmp, bits, sizeof(uint64_t) * (size_t)W);
+                    bit_clr(tmp, x);
+                    bit_set(tmp, to);
+                    uint64_t k2 = k0 ^ b->zbox[x] ^ b->zbox[to];
+                    if (cloud_add(&v->cl, k2, tmp)) {
+                        rc = -1;
+                        break;
+                    }
+                    if (gen_stopped(v)) {
+                        rc = -2;
+                        break;
+                    }
+                    bits = v->cl.bits + (size_t)e.cid * W; /* cloud_add may move it */
+                    gq *n = vec_push(&q, &nq, &qcap, sizeof(gq));
+                    *n = (gq){cloud_find(&v->cl, k2, tmp), x, (uint16_t)(e.d + 1)};
+                }
+            }
+    }
+    v->fit = 0;
+    free(q);
+    free(cur);
+    free(tmp);
+    /* empty the node table for the search */
+    v->nn = 0;
+    memset(v->slot, 0xFF, sizeof(uint64_t) * (v->tmask + 1));
+    return rc;
+}
+
 /* Builds the cloud of the configurations after pushes i0..i1 and their
  * variants; sets the start and end configurations and the start square.
  * Returns 0, -1 when too big, -2 when the time is up. */
@@ -712,10 +819,24 @@ vicinity_result vicinity_segment(const board *b, const movelist *mv, const sol_t
     /* Where the player must end: the square push i1 + 1 starts from. */
     sq_t end_sq = SQ_NONE;
     v.lim = lim;
+    v.box_stamp = xcalloc((size_t)b->nsq, sizeof(uint32_t));
+    v.dist_stamp = xcalloc((size_t)b->nsq, sizeof(uint32_t));
+    v.dist = xmalloc(sizeof(uint16_t) * (size_t)b->nsq);
+    v.queue = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
+    v.from = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
+    v.tmask = 1023;
+    v.slot = mem_alloc(mem, sizeof(uint64_t) * (v.tmask + 1));
+    if (!v.slot) {
+        vsearch_free(&v);
+        return VIC_TOO_BIG;
+    }
+    memset(v.slot, 0xFF, sizeof(uint64_t) * (v.tmask + 1));
     int built = cloud_init(&v.cl, W, cfg->max_configs, mem);
     if (built == 0)
-        built = cfg->permute > 0
-                    ? build_perm_cloud(&v, mv, i0, i1, &start_cid, &end_cid, &start_sq)
+        built = cfg->permute > 0 ? build_perm_cloud(&v, mv, i0, i1, &start_cid, &end_cid, &start_sq)
+                : cfg->global > 0
+                    ? build_global_cloud(&v, mv, i0, i1, cfg->global, &start_cid, &end_cid,
+                                         &start_sq)
                     : build_cloud(&v, mv, i0, i1, cfg, &start_cid, &end_cid, &start_sq);
     if (built) {
         st->fit = v.fit;
@@ -724,11 +845,6 @@ vicinity_result vicinity_segment(const board *b, const movelist *mv, const sol_t
         return built == -2 ? VIC_STOPPED : VIC_TOO_BIG;
     }
     st->configs += v.cl.n;
-    v.box_stamp = xcalloc((size_t)b->nsq, sizeof(uint32_t));
-    v.dist_stamp = xcalloc((size_t)b->nsq, sizeof(uint32_t));
-    v.dist = xmalloc(sizeof(uint16_t) * (size_t)b->nsq);
-    v.queue = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
-    v.from = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
     if (i1 < P) {
         /* Replay to the move of push i1 + 1 to learn the player's square. */
         sq_t player = b->start_player;
@@ -736,13 +852,6 @@ vicinity_result vicinity_segment(const board *b, const movelist *mv, const sol_t
             player = b->nb[player][mv->m[m] & 3];
         end_sq = player;
     }
-    v.tmask = 1023;
-    v.slot = mem_alloc(mem, sizeof(uint64_t) * (v.tmask + 1));
-    if (!v.slot) {
-        vsearch_free(&v);
-        return VIC_TOO_BIG;
-    }
-    memset(v.slot, 0xFF, sizeof(uint64_t) * (v.tmask + 1));
     int is_new;
     uint32_t root = node_get(&v, start_cid, start_sq, &is_new);
     if (root == NONE32 || heap_push(&v, 0, root)) {

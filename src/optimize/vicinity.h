@@ -33,6 +33,9 @@ typedef struct vicinity_config {
                      permutations): the boxes the segment pushes on every
                      combination of squares (not dead, not another box's),
                      the other boxes where they are; near1/near2 unused */
+    int global;   /* > 0: the global cloud instead (seed 002's global search):
+                     every configuration within this many pushes of one of
+                     the segment's positions */
 } vicinity_config;
 
 typedef struct vicinity_stats {

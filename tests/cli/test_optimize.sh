@@ -116,14 +116,14 @@ expect_rc 2 "optimize --metric speed"
 expect_err "--metric: 'speed' is not moves or pushes" "optimize: bad metric message"
 run "$KEEPER" optimize "$DEMO" --method vicinity,shuffle
 expect_rc 2 "optimize --method shuffle"
-expect_err "'shuffle' is not vicinity or permutations" "optimize: bad method message"
+expect_err "'shuffle' is not vicinity, permutations or global" "optimize: bad method message"
 run "$KEEPER" optimize "$DEMO" "$WORK/long.lurd" --method permutations --format jsonl --time 0 --level 8
 expect_rc 0 "optimize --method permutations"
 expect_out '"vicinity":\{"improvements":0,"runs":0,' "optimize --method permutations: the vicinity search does not run"
 expect_out '"permutations":\{"improvements":[1-9]' "optimize --method permutations: it improves level 8"
 run "$KEEPER" optimize "$DEMO" --method vicinity,shuffle
 expect_rc 2 "optimize --method shuffle"
-expect_err "'shuffle' is not vicinity or permutations" "optimize: bad method message"
+expect_err "'shuffle' is not vicinity, permutations or global" "optimize: bad method message"
 run "$KEEPER" optimize "$DEMO" "$WORK/long.lurd" --method permutations --format jsonl --time 0 --level 8
 expect_rc 0 "optimize --method permutations"
 expect_out '"vicinity":\{"improvements":0,"runs":0,' "optimize --method permutations: the vicinity search does not run"

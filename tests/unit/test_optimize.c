@@ -240,11 +240,14 @@ TEST(optimize_reaches_exhaustive_optimum_small_levels)
         moves_init(&mv);
         REQUIRE(solve_moves(&c.levels[0], &in));
         add_detours(&b, &in, &slow, 3);
-        /* each method alone: the vicinity 999/999, and the permutations
-         * (with at most two boxes, N = 2 moves every box anywhere) */
-        for (int run = 0; run < 4; run++) {
+        /* each method alone: the vicinity 999/999, the permutations (with
+         * at most two boxes, N = 2 moves every box anywhere) and the global
+         * search 40 pushes deep: each cloud holds every configuration */
+        for (int run = 0; run < 6; run++) {
             int metric = run & 1;
-            unsigned methods = run < 2 ? 1u << OPT_M_vicinity : 1u << OPT_M_permutations;
+            unsigned methods = run < 2   ? 1u << OPT_M_vicinity
+                               : run < 4 ? 1u << OPT_M_permutations
+                                         : 1u << OPT_M_global;
             uint64_t ref = reference_optimum(&b, metric);
             REQUIRE(ref != UINT64_MAX);
             mv.n = 0;
@@ -255,6 +258,7 @@ TEST(optimize_reaches_exhaustive_optimum_small_levels)
             cfg.metric = metric;
             cfg.near1 = cfg.near2 = 999;
             cfg.methods = methods;
+            cfg.global_depth = 40; /* deep enough to reach every configuration */
             search_limits lim;
             memset(&lim, 0, sizeof lim);
             membudget mem;
@@ -283,7 +287,7 @@ TEST(optimize_reaches_exhaustive_optimum_small_levels)
         board_free(&b);
         collection_free(&c);
     }
-    CHECK_INT(checked, 4 * (int)ARRAY_LEN(small_levels));
+    CHECK_INT(checked, 6 * (int)ARRAY_LEN(small_levels));
 }
 
 /* A segment in the middle: the moves before push i0 and from push i1 + 1
