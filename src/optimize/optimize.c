@@ -98,7 +98,7 @@ static int stopped(opt_state *s)
  * windows of pushes as long as the cloud allows (cut to what fitted while
  * too big), half a window apart.
  * Returns 1 when something improved, -1 when stopped. */
-static int window_pass(opt_state *s, opt_method method, const vicinity_config *vcp)
+static int window_pass(opt_state *s, opt_method method, const vicinity_config *vcp, int *from)
 {
     vicinity_config vc = *vcp;
     vc.metric = s->cfg->metric;
@@ -106,7 +106,9 @@ static int window_pass(opt_state *s, opt_method method, const vicinity_config *v
     int improved = 0, len = s->tr.npushes;
     int64_t t0 = timer_now_ns();
     opt_method_report *mr = &s->rep->method[method];
-    for (int i0 = 0; i0 < s->tr.npushes;) {
+    int i0 = MIN(*from, MAX(s->tr.npushes - 1, 0));
+    *from = 0;
+    for (; i0 < s->tr.npushes;) {
         int P = s->tr.npushes;
         int i1 = MIN(i0 + len, P);
         if (i1 <= i0)
@@ -126,6 +128,7 @@ static int window_pass(opt_state *s, opt_method method, const vicinity_config *v
             if (r == VIC_STOPPED && s->rep->stop == STOP_NONE)
                 s->rep->stop = STOP_TIME;
             improved = -1;
+            *from = i0;
             break;
         }
         if (r == VIC_TOO_BIG) {
@@ -152,7 +155,7 @@ static int window_pass(opt_state *s, opt_method method, const vicinity_config *v
  * longest stretch of the solution that moves at most `nbox` boxes, searched
  * with those boxes anywhere. Returns 1 when something improved, -1 when
  * stopped. */
-static int permutation_pass(opt_state *s, int nbox)
+static int permutation_pass(opt_state *s, int nbox, int *from)
 {
     vicinity_config vc = {.permute = nbox, .metric = s->cfg->metric,
                           .max_configs = s->cfg->max_configs};
@@ -161,7 +164,9 @@ static int permutation_pass(opt_state *s, int nbox)
     opt_method_report *mr = &s->rep->method[OPT_M_permutations];
     char setting[32];
     snprintf(setting, sizeof setting, "%d", nbox);
-    for (int i0 = 0; i0 < s->tr.npushes;) {
+    int i0 = MIN(*from, MAX(s->tr.npushes - 1, 0));
+    *from = 0;
+    for (; i0 < s->tr.npushes;) {
         int i1 = sol_trace_span(&s->tr, i0, nbox);
         if (i1 - i0 >= 2) {
             mr->runs++;
@@ -174,6 +179,7 @@ static int permutation_pass(opt_state *s, int nbox)
                 if (r == VIC_STOPPED && s->rep->stop == STOP_NONE)
                     s->rep->stop = STOP_TIME;
                 improved = -1;
+                *from = i0;
                 break;
             }
             if (r == VIC_TOO_BIG)
@@ -224,42 +230,76 @@ int optimize_solution(const board *b, movelist *mv, const opt_config *cfg, searc
     for (int i = 0; i < mv->n; i++)
         moves_add(&s.best, mv->m[i] & 3, (mv->m[i] & MOVE_PUSH) != 0);
     sol_trace_build(&s.tr, b, &s.best);
-    /* The quick settings first, then the full one; again while a pass
-     * improves, each pass turning the rings the other way. */
-    int set[4][2] = {{10, 0}, {20, 0}, {999, 0}, {cfg->near1, cfg->near2}};
+    /* The steps of a pass: the cheap settings of each method first, the
+     * widest last (as YASO's quick searches); again while a pass improves,
+     * each pass turning the rings the other way. */
+    typedef struct step {
+        opt_method method;
+        int a, b; /* vicinity N1/N2, permutations N, global depth */
+        int from; /* where the step's next run starts (it ran out of time) */
+    } step;
+    step steps[16];
+    int nsteps = 0;
+#define STEP(m, x, y)                                                                    \
+    do {                                                                                 \
+        if (cfg->methods >> (m) & 1)                                                     \
+            steps[nsteps++] = (step){(m), (x), (y), 0};                                  \
+    } while (0)
+    STEP(OPT_M_vicinity, 10, 0);
+    STEP(OPT_M_vicinity, 20, 0);
+    STEP(OPT_M_permutations, 1, 0);
+    STEP(OPT_M_vicinity, 999, 0);
+    if (perm_cloud_size(b, 2) <= (double)cfg->max_configs)
+        STEP(OPT_M_permutations, 2, 0);
+    if (cfg->global_depth >= 1)
+        STEP(OPT_M_global, 1, 0);
+    if (!(cfg->near2 == 0 && (cfg->near1 == 10 || cfg->near1 == 20 || cfg->near1 == 999)))
+        STEP(OPT_M_vicinity, cfg->near1, cfg->near2);
+    for (int n = 3; n <= 4; n++)
+        if (perm_cloud_size(b, n) <= (double)cfg->max_configs)
+            STEP(OPT_M_permutations, n, 0);
+    for (int d = 2; d <= cfg->global_depth && nsteps < 16; d++)
+        STEP(OPT_M_global, d, 0);
+#undef STEP
     for (int pass = 0;; pass++) {
-        int improved = 0, stop = 0;
-        for (int k = 0; k < 4 && !stop && (cfg->methods >> OPT_M_vicinity & 1); k++) {
-            if (k == 3 && cfg->near2 == 0 && cfg->near1 <= 999)
-                continue; /* the full setting is one of the quick ones */
-            vicinity_config vc = {.near1 = set[k][0], .near2 = set[k][1], .clockwise = pass & 1};
-            int r = window_pass(&s, OPT_M_vicinity, &vc);
-            if (r < 0)
-                stop = 1;
-            else if (r > 0)
+        int improved = 0, stop = 0, capped = 0;
+        for (int k = 0; k < nsteps && !stop; k++) {
+            step *st = &steps[k];
+            /* With a time limit, a step gets at most twice its share of
+             * the time left in the pass; what it leaves goes to the others,
+             * and a step cut short resumes where it stopped next pass. */
+            search_limits sub = *lim;
+            int64_t now = timer_now_ns();
+            if (lim->deadline_ns > 0)
+                sub.deadline_ns = now + MAX((lim->deadline_ns - now) * 2 / (nsteps - k),
+                                            (int64_t)100000000);
+            if (sub.deadline_ns > lim->deadline_ns)
+                sub.deadline_ns = lim->deadline_ns;
+            s.lim = &sub;
+            int r;
+            if (st->method == OPT_M_permutations) {
+                r = permutation_pass(&s, st->a, &st->from);
+            } else {
+                vicinity_config vc = {.clockwise = pass & 1};
+                if (st->method == OPT_M_global)
+                    vc.global = st->a;
+                else
+                    vc.near1 = st->a, vc.near2 = st->b;
+                r = window_pass(&s, st->method, &vc, &st->from);
+            }
+            s.lim = lim;
+            if (r < 0) {
+                if (stopped(&s)) {
+                    stop = 1;
+                } else {
+                    rep->stop = STOP_NONE; /* only the step's share ran out */
+                    capped = 1;
+                }
+            } else if (r > 0) {
                 improved = 1;
+            }
         }
-        /* N-box permutations, N upwards while the clouds fit */
-        for (int n = 1; n <= 4 && !stop && (cfg->methods >> OPT_M_permutations & 1); n++) {
-            if (perm_cloud_size(b, n) > (double)cfg->max_configs)
-                break;
-            int r = permutation_pass(&s, n);
-            if (r < 0)
-                stop = 1;
-            else if (r > 0)
-                improved = 1;
-        }
-        /* the global search, depth upwards (windows shrink as it grows) */
-        for (int d = 1; d <= cfg->global_depth && !stop && (cfg->methods >> OPT_M_global & 1);
-             d++) {
-            vicinity_config vc = {.global = d};
-            int r = window_pass(&s, OPT_M_global, &vc);
-            if (r < 0)
-                stop = 1;
-            else if (r > 0)
-                improved = 1;
-        }
-        if (stop || (!improved && pass >= 1))
+        if (stop || (!improved && !capped && pass >= 1))
             break;
     }
     if (metrics_cmp(&s.m, &rr.m, cfg->metric) < 0) {
