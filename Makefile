@@ -98,6 +98,9 @@ demo: build/release/keeper
 	build/release/keeper solve levels/demo.xsb --time 10 --format sok --output build/demo-solutions.sok
 	@echo "solutions written to build/demo-solutions.sok"
 	build/release/keeper verify levels/demo.xsb build/demo-solutions.sok --quiet
+	build/release/keeper optimize build/demo-solutions.sok --time 5 --format sok --output build/demo-optimized.sok
+	@echo "optimized solutions written to build/demo-optimized.sok"
+	build/release/keeper verify build/demo-optimized.sok --quiet
 
 bench: build/release/keeper
 	build/release/keeper bench
