@@ -47,6 +47,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* Whether standard error is a terminal (for progress lines). */
 int cli_stderr_tty(void);
 
+/* Writes level lv as SOK with the sections it already had (nothing is
+ * lost); what follows the last section's moves stays in b (empty on entry)
+ * for the caller to add to and write. */
+struct strbuf;
+void cli_write_level_sok(FILE *f, struct strbuf *b, const level *lv);
+
 /* Writes LURD wrapped at `width` columns. */
 void cli_write_wrapped(FILE *f, const char *s, int width);
 

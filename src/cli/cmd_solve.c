@@ -190,19 +190,7 @@ static void write_sok(FILE *f, const level *lv, const solve_result *r)
 {
     strbuf b;
     sb_init(&b);
-    level_write_sok(&b, lv);
-    /* Keep the sections the level already had (nothing is lost). */
-    for (int s = 0; s < lv->nsections; s++) {
-        const level_section *sec = &lv->sections[s];
-        sb_putc(&b, '\n');
-        if (sec->title)
-            sb_printf(&b, "%s\n", sec->title);
-        fputs(b.s, f);
-        sb_clear(&b);
-        cli_write_wrapped(f, sec->moves ? sec->moves : "", 70);
-        for (int k = 0; k < sec->nnotes; k++)
-            sb_printf(&b, "%s\n", sec->notes[k].text);
-    }
+    cli_write_level_sok(f, &b, lv);
     if (r->status == RESULT_SOLVED) {
         sb_printf(&b, "\nSolution %ld/%ld\n", r->metrics.moves, r->metrics.pushes);
         fputs(b.s, f);

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "../../include/keeper.h"
+#include "../util/str.h"
 #include "../util/util.h"
 
 #include <errno.h>
@@ -133,6 +134,22 @@ int cli_check_level_sel(const level_sel *sel, const collection *c)
         return -1;
     }
     return 0;
+}
+
+void cli_write_level_sok(FILE *f, strbuf *b, const level *lv)
+{
+    level_write_sok(b, lv);
+    for (int s = 0; s < lv->nsections; s++) {
+        const level_section *sec = &lv->sections[s];
+        sb_putc(b, '\n');
+        if (sec->title)
+            sb_printf(b, "%s\n", sec->title);
+        fputs(b->s, f);
+        sb_clear(b);
+        cli_write_wrapped(f, sec->moves ? sec->moves : "", 70);
+        for (int k = 0; k < sec->nnotes; k++)
+            sb_printf(b, "%s\n", sec->notes[k].text);
+    }
 }
 
 void cli_write_wrapped(FILE *f, const char *s, int width)

@@ -163,6 +163,32 @@ static inline void bit_set(uint64_t *w, int s) { w[s >> 6] |= (uint64_t)1 << (s 
 static inline void bit_clr(uint64_t *w, int s) { w[s >> 6] &= ~((uint64_t)1 << (s & 63)); }
 static inline int bit_get(const uint64_t *w, int s) { return (int)((w[s >> 6] >> (s & 63)) & 1); }
 
+/* The start configuration of b: its boxes as a bit set and their key. */
+static void start_config(const board *b, uint64_t *cur, uint64_t *key)
+{
+    *key = 0;
+    for (int i = 0; i < b->nboxes; i++) {
+        bit_set(cur, b->start_boxes[i]);
+        *key ^= b->zbox[b->start_boxes[i]];
+    }
+}
+
+/* Plays move `m` (a legal step of a replayed solution) on the player and
+ * the configuration; returns whether it pushed. */
+static int play_move(const board *b, uint8_t m, sq_t *player, uint64_t *cur, uint64_t *key)
+{
+    int d = m & 3;
+    sq_t to = b->nb[*player][d];
+    *player = to;
+    if (!(m & MOVE_PUSH))
+        return 0;
+    sq_t dst = b->nb[to][d];
+    bit_clr(cur, to);
+    bit_set(cur, dst);
+    *key ^= b->zbox[to] ^ b->zbox[dst];
+    return 1;
+}
+
 /* -------------------------------------------------- the nearest squares */
 
 /* For each square, up to n of the squares nearest to it (itself first),
@@ -644,11 +670,8 @@ static int build_global_cloud(vsearch *v, const movelist *mv, int i0, int i1, in
     const int W = v->cl.W;
     uint64_t *cur = xcalloc((size_t)W, sizeof(uint64_t));
     uint64_t *tmp = xmalloc(sizeof(uint64_t) * (size_t)W);
-    uint64_t key = 0;
-    for (int i = 0; i < b->nboxes; i++) {
-        bit_set(cur, b->start_boxes[i]);
-        key ^= b->zbox[b->start_boxes[i]];
-    }
+    uint64_t key;
+    start_config(b, cur, &key);
     /* the queue: (configuration, player square, depth) */
     typedef struct gq {
         uint32_t cid;
@@ -660,15 +683,8 @@ static int build_global_cloud(vsearch *v, const movelist *mv, int i0, int i1, in
     sq_t player = b->start_player;
     for (int m = -1, k = 0; m < mv->n && k <= i1 && !rc; m++) {
         if (m >= 0) {
-            int d = mv->m[m] & 3;
-            sq_t to = b->nb[player][d];
-            player = to;
-            if (!(mv->m[m] & MOVE_PUSH))
+            if (!play_move(b, mv->m[m], &player, cur, &key))
                 continue;
-            sq_t dst = b->nb[to][d];
-            bit_clr(cur, to);
-            bit_set(cur, dst);
-            key ^= b->zbox[to] ^ b->zbox[dst];
             k++;
         }
         if (k < i0 || k > i1)
@@ -754,11 +770,8 @@ static int build_cloud(vsearch *v, const movelist *mv, int i0, int i1,
     g.tmp = xmalloc(sizeof(uint64_t) * (size_t)W);
     g.boxes = xmalloc(sizeof(sq_t) * (size_t)nb);
     uint64_t *cur = xcalloc((size_t)W, sizeof(uint64_t));
-    uint64_t key = 0;
-    for (int i = 0; i < nb; i++) {
-        bit_set(cur, b->start_boxes[i]);
-        key ^= b->zbox[b->start_boxes[i]];
-    }
+    uint64_t key;
+    start_config(b, cur, &key);
     sq_t player = b->start_player;
     int rc = 0, k = 0;
     if (i0 == 0) {
@@ -767,15 +780,8 @@ static int build_cloud(vsearch *v, const movelist *mv, int i0, int i1,
         *start_cid = cloud_find(&v->cl, key, cur);
     }
     for (int m = 0; m < mv->n && k < i1 && !rc; m++) {
-        int d = mv->m[m] & 3;
-        sq_t to = b->nb[player][d];
-        player = to;
-        if (!(mv->m[m] & MOVE_PUSH))
+        if (!play_move(b, mv->m[m], &player, cur, &key))
             continue;
-        sq_t dst = b->nb[to][d];
-        bit_clr(cur, to);
-        bit_set(cur, dst);
-        key ^= b->zbox[to] ^ b->zbox[dst];
         if (++k < i0)
             continue;
         v->fit = k - i0;
