@@ -66,12 +66,14 @@ static void on_progress(void *arg, const char *method, const char *setting, int 
     pthread_mutex_lock(p->mu);
     if (p->tty && now - *p->last_ns >= 250000000) {
         *p->last_ns = now;
-        fprintf(stderr, "\r\033[Klevel %d: %.1f s, %s %s, pushes %d-%d, best %ld/%ld", p->index,
-                seconds, method, setting, from, to, best->moves, best->pushes);
+        fprintf(stderr, "\r\033[Klevel %d: %.1f s, %s%s%s, pushes %d-%d, best %ld/%ld",
+                p->index, seconds, method, *setting ? " " : "", setting, from, to, best->moves,
+                best->pushes);
         fflush(stderr);
     } else if (!p->tty && p->verbose) {
-        fprintf(stderr, "keeper: level %d: %.1f s, %s %s, pushes %d-%d, best %ld/%ld\n",
-                p->index, seconds, method, setting, from, to, best->moves, best->pushes);
+        fprintf(stderr, "keeper: level %d: %.1f s, %s%s%s, pushes %d-%d, best %ld/%ld\n",
+                p->index, seconds, method, *setting ? " " : "", setting, from, to, best->moves,
+                best->pushes);
     }
     pthread_mutex_unlock(p->mu);
 }
@@ -238,7 +240,7 @@ static void optimize_usage(FILE *f)
             "                         one of its N1 nearest squares, a second to one of N2\n"
             "                         (default 20/10; 10/0, 20/0 and 999/0 run first)\n"
             "  --method LIST          the methods that run (default all):\n"
-            "                         vicinity,permutations,global\n"
+            "                         rearrangements,vicinity,permutations,global\n"
             "  --level N | --levels LIST  these levels only (LIST: 1-5,9,12-20)\n"
             "  --output FILE          write to FILE instead of stdout\n"
             "  --format sok|lurd|jsonl  output format (default sok)\n"

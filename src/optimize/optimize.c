@@ -204,6 +204,41 @@ static int permutation_pass(opt_state *s, int nbox, int *from)
     return improved;
 }
 
+/* One rearrangement pass: every candidate of the best solution in turn
+ * (loop cuts, joins, swaps), the candidates of a new best taken from the
+ * same index on. Returns 1 when something improved, -1 when stopped. */
+static int rearrange_pass(opt_state *s, int *from)
+{
+    int64_t t0 = timer_now_ns();
+    opt_method_report *mr = &s->rep->method[OPT_M_rearrangements];
+    rearr r;
+    rearr_init(&r, s->b, &s->best);
+    int improved = 0, k = *from;
+    *from = 0;
+    if (s->cfg->progress)
+        s->cfg->progress(s->cfg->progress_arg, opt_method_name[OPT_M_rearrangements], "", 0,
+                         s->tr.npushes, &s->m, timer_seconds_since(s->lim->start_ns));
+    for (; k < rearr_count(&r); k++) {
+        if (stopped(s)) {
+            improved = -1;
+            *from = k;
+            break;
+        }
+        mr->runs++;
+        if (rearr_candidate(&r, k, &s->cand) != 0 || !offer(s, OPT_M_rearrangements))
+            continue;
+        improved = 1;
+        rearr_free(&r);
+        rearr_init(&r, s->b, &s->best);
+        if (s->cfg->progress)
+            s->cfg->progress(s->cfg->progress_arg, opt_method_name[OPT_M_rearrangements], "",
+                             0, s->tr.npushes, &s->m, timer_seconds_since(s->lim->start_ns));
+    }
+    rearr_free(&r);
+    mr->seconds += timer_seconds_since(t0);
+    return improved;
+}
+
 /* How many configurations the N-box permutation cloud of b may hold at most:
  * the combinations of N squares among the squares that are not dead. */
 static double perm_cloud_size(const board *b, int n)
@@ -245,6 +280,7 @@ int optimize_solution(const board *b, movelist *mv, const opt_config *cfg, searc
         if (cfg->methods >> (m) & 1)                                                     \
             steps[nsteps++] = (step){(m), (x), (y), 0};                                  \
     } while (0)
+    STEP(OPT_M_rearrangements, 0, 0);
     STEP(OPT_M_vicinity, 10, 0);
     STEP(OPT_M_vicinity, 20, 0);
     STEP(OPT_M_permutations, 1, 0);
@@ -277,7 +313,9 @@ int optimize_solution(const board *b, movelist *mv, const opt_config *cfg, searc
                 sub.deadline_ns = lim->deadline_ns;
             s.lim = &sub;
             int r;
-            if (st->method == OPT_M_permutations) {
+            if (st->method == OPT_M_rearrangements) {
+                r = rearrange_pass(&s, &st->from);
+            } else if (st->method == OPT_M_permutations) {
                 r = permutation_pass(&s, st->a, &st->from);
             } else {
                 vicinity_config vc = {.clockwise = pass & 1};

@@ -10,10 +10,13 @@
 #ifndef KEEPER_OPTIMIZE_H
 #define KEEPER_OPTIMIZE_H
 
+#include "rearrange.h"
 #include "vicinity.h"
 
 /* The methods, in the order the report lists them: name, description. */
 #define OPT_METHODS(X)                                                                \
+    X(rearrangements, "rearrangements: the solution's own pushes in another order (a box's "   \
+                      "sessions joined, neighbouring sessions swapped) or with a loop cut out") \
     X(vicinity, "vicinity search: cheapest path through box configurations near the "  \
                 "solution's")                                                          \
     X(permutations, "N-box permutations: a cheapest path between two positions of the " \

@@ -103,10 +103,12 @@ expect_err "pushes first" "optimize --metric pushes: the header"
 run "$KEEPER" optimize "$DEMO" "$WORK/long.lurd" --level 8 --verbose --time 0 --format lurd
 expect_err "^keeper: level 8: [0-9.]+ s, vicinity 10/0, pushes 0-[0-9]+, best [0-9]+/[0-9]+$" \
     "optimize --verbose: progress lines"
+expect_err "^keeper: level 8: [0-9.]+ s, rearrangements, pushes 0-[0-9]+, best [0-9]+/[0-9]+$" \
+    "optimize --verbose: progress lines of the rearrangements"
 run "$KEEPER" optimize "$DEMO" "$WORK/long.lurd" --level 8 --time 0 --format lurd
 grep -q "vicinity 10/0" "$WORK/err" && fail "optimize: progress on a pipe without --verbose" || pass
 run "$KEEPER" optimize "$DEMO" "$WORK/long.lurd" --level 8 --progress --time 0 --format lurd
-expect_err "level 8: [0-9.]+ s, vicinity" "optimize --progress: the status line"
+expect_err "level 8: [0-9.]+ s, (rearrangements|vicinity|permutations|global)" "optimize --progress: the status line"
 run "$KEEPER" optimize "$DEMO" "$WORK/long.lurd" --level 8 --progress --quiet --time 0 --format lurd
 [ -s "$WORK/err" ] && fail "optimize --quiet --progress writes to stderr: $(head -c 200 "$WORK/err")" || pass
 
