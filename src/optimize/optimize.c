@@ -272,13 +272,16 @@ int optimize_solution(const board *b, movelist *mv, const opt_config *cfg, searc
         opt_method method;
         int a, b; /* vicinity N1/N2, permutations N, global depth */
         int from; /* where the step's next run starts (it ran out of time) */
+        long clean[2]; /* the solution (rep->improvements) a whole run of the
+                          step, in each ring direction, found nothing better
+                          than; -1 before */
     } step;
     step steps[16];
     int nsteps = 0;
 #define STEP(m, x, y)                                                                    \
     do {                                                                                 \
         if (cfg->methods >> (m) & 1)                                                     \
-            steps[nsteps++] = (step){(m), (x), (y), 0};                                  \
+            steps[nsteps++] = (step){(m), (x), (y), 0, {-1, -1}};                        \
     } while (0)
     STEP(OPT_M_rearrangements, 0, 0);
     STEP(OPT_M_vicinity, 10, 0);
@@ -301,18 +304,30 @@ int optimize_solution(const board *b, movelist *mv, const opt_config *cfg, searc
         int improved = 0, stop = 0, capped = 0;
         for (int k = 0; k < nsteps && !stop; k++) {
             step *st = &steps[k];
+            /* A step that went over this very solution (in this ring
+             * direction: only the vicinity's rings have one) and found
+             * nothing would find nothing again: it is skipped (the search
+             * is deterministic for a given solution). */
+            int dir = st->method == OPT_M_vicinity ? pass & 1 : 0;
+            if (st->clean[dir] == rep->improvements)
+                continue;
+            int left = 0;
+            for (int j = k; j < nsteps; j++)
+                left += steps[j].clean[steps[j].method == OPT_M_vicinity ? pass & 1 : 0] !=
+                        rep->improvements;
             /* With a time limit, a step gets at most twice its share of
              * the time left in the pass; what it leaves goes to the others,
              * and a step cut short resumes where it stopped next pass. */
             search_limits sub = *lim;
             int64_t now = timer_now_ns();
             if (lim->deadline_ns > 0)
-                sub.deadline_ns = now + MAX((lim->deadline_ns - now) * 2 / (nsteps - k),
+                sub.deadline_ns = now + MAX((lim->deadline_ns - now) * 2 / left,
                                             (int64_t)100000000);
             if (sub.deadline_ns > lim->deadline_ns)
                 sub.deadline_ns = lim->deadline_ns;
             s.lim = &sub;
-            int r;
+            int r, whole = st->from == 0;
+            long version = rep->improvements;
             if (st->method == OPT_M_rearrangements) {
                 r = rearrange_pass(&s, &st->from);
             } else if (st->method == OPT_M_permutations) {
@@ -335,6 +350,8 @@ int optimize_solution(const board *b, movelist *mv, const opt_config *cfg, searc
                 }
             } else if (r > 0) {
                 improved = 1;
+            } else if (whole && rep->improvements == version) {
+                st->clean[dir] = version;
             }
         }
         if (stop || (!improved && !capped && pass >= 1))
