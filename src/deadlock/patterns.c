@@ -102,6 +102,11 @@ static int decide(const window *wn, uint64_t *dead, uint16_t *queue)
     uint32_t words = (nstates + 63) / 64;
     /* alive bits, kept in dead[] and inverted at the end */
     memset(dead, 0, sizeof(uint64_t) * words);
+    /* each cell's neighbours, as step() gives them */
+    int ahead_of[MAX_CELLS][4];
+    for (int a = 0; a < n; a++)
+        for (int d = 0; d < 4; d++)
+            ahead_of[a][d] = step(wn, a, d);
     uint32_t head = 0, tail = 0;
     /* the won subsets: every subset of the goal cells */
     for (uint32_t s = goal;; s = (s - 1) & goal) {
@@ -116,7 +121,7 @@ static int decide(const window *wn, uint64_t *dead, uint16_t *queue)
             if (!(floor >> a & 1) || (S >> a & 1))
                 continue;
             for (int d = 0; d < 4; d++) {
-                int ahead = step(wn, a, d), behind = step(wn, a, DIR_OPP(d));
+                int ahead = ahead_of[a][d], behind = ahead_of[a][DIR_OPP(d)];
                 uint32_t T;
                 if (ahead >= 0) {
                     if (!(S >> ahead & 1) || wn->cell[ahead] == K_DEAD)
@@ -185,7 +190,9 @@ void patterns_init(patterns *pt, const board *b, int large)
         pt->shape[0].w = 4, pt->shape[0].h = 3;
         pt->shape[1].w = 3, pt->shape[1].h = 4;
         pt->nshape = 2;
+        pt->half = 3;
     } else {
+        pt->half = 2;
         pt->shape[0].w = 3, pt->shape[0].h = 3;
         pt->nshape = 1;
     }
@@ -298,21 +305,22 @@ static inline int lookup(const patterns *pt, uint64_t nbh, int r, int c)
 int patterns_dead(const patterns *pt, const position *p, sq_t s)
 {
     const board *b = pt->b;
-    int r = board_row(b, s), c = board_col(b, s);
+    int r = board_row(b, s), c = board_col(b, s), half = pt->half;
+    /* read only the rows and columns the windows reach: within half of s */
+    int y0 = MAX(-half, -r), y1 = MIN(half, b->height - 1 - r);
+    int x0 = MAX(-half, -c), x1 = MIN(half, b->width - 1 - c);
     uint64_t nbh = 0;
-    for (int y = -NB_HALF; y <= NB_HALF; y++) {
-        int rr = r + y;
-        if (rr < 0 || rr >= b->height)
-            continue;
-        for (int x = -NB_HALF; x <= NB_HALF; x++) {
-            int cc = c + x;
-            if (cc < 0 || cc >= b->width)
-                continue;
-            sq_t q = b->sq_of_cell[rr * b->width + cc];
+    for (int y = y0; y <= y1; y++) {
+        const sq_t *row = &b->sq_of_cell[(r + y) * b->width + c];
+        for (int x = x0; x <= x1; x++) {
+            sq_t q = row[x];
             if (q != SQ_NONE && p->box_at[q] != NO_BOX)
                 nbh |= 1ULL << (NB_SPAN * (y + NB_HALF) + (x + NB_HALF));
         }
     }
+    /* a lone box: the dead squares decide it */
+    if (nbh == 1ULL << (NB_SPAN * NB_HALF + NB_HALF))
+        return 0;
     return lookup(pt, nbh, r, c);
 }
 

@@ -59,6 +59,7 @@ typedef struct pat_shape {
 typedef struct patterns {
     const board *b;
     int nshape;
+    int half;         /* the windows around a square reach this far from it */
     pat_shape shape[PAT_MAX_SHAPES];
     uint64_t *bits;   /* the tables of every shape, one after the other */
     uint32_t nbits_words;
