@@ -26,9 +26,12 @@ RUNS = [
     ("--no-corrals", ["--no-corrals"]),
     ("--no-fixed", ["--no-fixed"]),
     ("--no-freeze", ["--no-freeze"]),
+    ("--patterns", ["--patterns"]),
+    ("--patterns --pattern-size 4", ["--patterns", "--pattern-size", "4"]),
 ]
 COUNTERS = [
     ("freeze", "cut_freeze"),
+    ("small patterns", "cut_patterns"),
     ("matching", "cut_bipartite"),
     ("fixed", "cut_fixed"),
     ("PI-corral", "corral_deadlocks"),

@@ -11,6 +11,7 @@
 #include "../deadlock/corral.h"
 #include "../deadlock/fixed.h"
 #include "../deadlock/freeze.h"
+#include "../deadlock/patterns.h"
 #include "../deadlock/stuck.h"
 #include "../deadlock/subset.h"
 #include "../heuristic/lowerbound.h"
@@ -55,6 +56,7 @@ struct astar {
     reach reach[MAX_EXT_DEPTH + 2];
     reach reach_check;   /* --check: a fresh computation to compare with */
     freeze_ctx fz;
+    patterns pat;        /* small-pattern table (cfg->patterns; pat.b set) */
     fixed_ctx fx;
     corral_ctx cc;
     subset_ctx sub;      /* corral deadlock searches (cfg->deadlock_search > 0; sub.b set) */
@@ -231,6 +233,11 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
         debug_check(a);
     if (a->cfg->freeze && freeze_deadlock(&a->fz, p, to)) {
         a->st->cut_freeze++;
+        pos_undo(p, &u);
+        return 0;
+    }
+    if (a->pat.b && patterns_dead(&a->pat, p, to)) {
+        a->st->cut_patterns++;
         pos_undo(p, &u);
         return 0;
     }
@@ -522,6 +529,8 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
     }
     reach_init(&a->reach_check, b->nsq);
     freeze_init(&a->fz, b);
+    if (cfg->patterns)
+        patterns_init(&a->pat, b, cfg->patterns == 4);
     fixed_init(&a->fx, b);
     corral_init(&a->cc, b);
     if (cfg->corrals && cfg->deadlock_search > 0) {
@@ -674,6 +683,8 @@ void astar_end(astar *a)
     }
     reach_free(&a->reach_check);
     freeze_free(&a->fz);
+    if (a->pat.b)
+        patterns_free(&a->pat);
     fixed_free(&a->fx);
     corral_free(&a->cc);
     if (a->sub.b)

@@ -24,6 +24,7 @@ typedef struct astar_config {
     int weight2;      /* fast mode: second open list's weight (0 = none) */
     int dead_squares; /* prune pushes onto dead squares */
     int freeze;       /* freeze deadlocks */
+    int patterns;     /* small-pattern table: 0 off, 3 3x3, 4 4x3/3x4 windows */
     int matching;     /* minimum-matching bound (else nearest goal) */
     int fixed;        /* matching deadlock with fixed boxes as walls */
     int local;        /* local deadlock search on the pushed box and its neighbours */

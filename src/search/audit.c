@@ -13,6 +13,7 @@
 #include "../deadlock/corral.h"
 #include "../deadlock/fixed.h"
 #include "../deadlock/freeze.h"
+#include "../deadlock/patterns.h"
 #include "../deadlock/stuck.h"
 #include "../deadlock/subset.h"
 #include "../heuristic/features.h"
@@ -40,6 +41,7 @@ typedef struct auditor {
     position pos;
     reach r;
     freeze_ctx fz;
+    patterns pat[2]; /* 3x3 windows; 4x3 and 3x4 windows */
     membudget mem;
     lowerbound lb;
     lb_sol sol;
@@ -78,6 +80,8 @@ static void audit_here(auditor *a, sq_t to)
         on_dead |= b->dead[p->boxes[i]];
     verdict(a, AUDIT_dead_square, on_dead);
     verdict(a, AUDIT_freeze, freeze_deadlock(&a->fz, p, to));
+    verdict(a, AUDIT_patterns,
+            patterns_dead(&a->pat[0], p, to) || patterns_dead(&a->pat[1], p, to));
     if (a->lb_ok)
         verdict(a, AUDIT_matching, lb_solve(&a->lb, &a->sol, p->boxes) == LB_INF);
     verdict(a, AUDIT_fixed, fixed_deadlock(&a->fx, p));
@@ -128,6 +132,8 @@ int audit_solution(const board *b, const movelist *mv, audit_report *r)
     pos_init(&a.pos, b);
     reach_init(&a.r, b->nsq);
     freeze_init(&a.fz, b);
+    patterns_init(&a.pat[0], b, 0);
+    patterns_init(&a.pat[1], b, 1);
     mem_init(&a.mem, 1ULL << 30);
     lb_sol_init(&a.sol, b->nboxes);
     a.lb_ok = lb_init(&a.lb, b, 1, &a.mem) == 0;
@@ -192,6 +198,8 @@ int audit_solution(const board *b, const movelist *mv, audit_report *r)
     if (a.lb_ok)
         lb_free(&a.lb);
     lb_sol_free(&a.sol);
+    patterns_free(&a.pat[1]);
+    patterns_free(&a.pat[0]);
     freeze_free(&a.fz);
     reach_free(&a.r);
     pos_free(&a.pos);

@@ -3,7 +3,8 @@
  *
  * A solution's positions are all solvable, so no deadlock detector may call
  * one of them dead: the audit replays the solution and, after every push,
- * asks each detector the searches use (dead squares, freeze, the matching,
+ * asks each detector the searches use (dead squares, freeze, the
+ * small-pattern table, the matching,
  * the matching with fixed boxes as walls, PI-corral deadlocks, the corral
  * deadlock searches, the local deadlock search, a learned-pattern proof as
  * the feature-space search makes one, and the backward search's two cuts,
@@ -27,6 +28,7 @@
 #define AUDIT_DETECTORS(X)                                                        \
     X(dead_square, "a box on a dead square")                                      \
     X(freeze, "freeze deadlock of the pushed box")                                \
+    X(patterns, "small-pattern table around the pushed box (3x3, 4x3, 3x4)")      \
     X(matching, "no matching of boxes to goals")                                  \
     X(fixed, "no matching with fixed boxes as walls")                            \
     X(corral, "PI-corral with no legal push")                                     \

@@ -12,6 +12,7 @@
 #include "../deadlock/corral.h"
 #include "../deadlock/fixed.h"
 #include "../deadlock/freeze.h"
+#include "../deadlock/patterns.h"
 #include "../deadlock/stuck.h"
 #include "../deadlock/subset.h"
 #include "../heuristic/features.h"
@@ -89,6 +90,7 @@ struct fess {
     boxpath bp;
     box_move *mv; /* [4 nsq] moves of one box */
     freeze_ctx fz;
+    patterns pat;        /* small-pattern table (cfg->patterns; pat.b set) */
     fixed_ctx fx;
     corral_ctx cc;
     subset_ctx sub; /* corral deadlock searches (sub.b set when on) */
@@ -507,6 +509,11 @@ static int generate(fess *f, uint32_t n, int pruned)
                 pos_undo(p, &u);
                 continue;
             }
+            if (f->pat.b && patterns_dead(&f->pat, p, m->to)) {
+                f->st->cut_patterns++;
+                pos_undo(p, &u);
+                continue;
+            }
             sq_t norm = reach_compute(&f->rc, p, pl);
             f->st->reach_calls++;
             uint64_t hash = p->hash ^ b->zplayer[norm];
@@ -719,6 +726,8 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     boxpath_init(&f->bp, b->nsq);
     f->mv = xmalloc(sizeof(box_move) * (size_t)b->nsq * 4);
     freeze_init(&f->fz, b);
+    if (cfg->patterns)
+        patterns_init(&f->pat, b, cfg->patterns == 4);
     fixed_init(&f->fx, b);
     corral_init(&f->cc, b);
     f->allow = xcalloc((size_t)b->nboxes, 1);
@@ -888,6 +897,8 @@ void fess_end(fess *f)
     free(f->allow);
     corral_free(&f->cc);
     freeze_free(&f->fz);
+    if (f->pat.b)
+        patterns_free(&f->pat);
     fixed_free(&f->fx);
     free(f->mv);
     boxpath_free(&f->bp);

@@ -35,6 +35,7 @@
 
 typedef struct fess_config {
     int freeze;          /* freeze deadlocks */
+    int patterns;        /* small-pattern table: 0 off, 3 3x3, 4 4x3/3x4 windows */
     int corrals;         /* PI-corral pruning */
     int deadlock_search; /* positions per corral deadlock search (0 = off) */
     int matching;        /* bipartite (matching) deadlock test */

@@ -90,6 +90,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             .weight2 = (int)o->weight2,
             .dead_squares = (int)o->dead_squares,
             .freeze = (int)o->freeze,
+            .patterns = o->patterns ? (int)o->pattern_size : 0,
             .matching = (int)o->matching,
             .fixed = (int)o->fixed,
             .local = (int)o->local,
@@ -104,6 +105,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
         };
         fess_config fcfg = {
             .freeze = (int)o->freeze,
+            .patterns = o->patterns ? (int)o->pattern_size : 0,
             .corrals = (int)o->corrals,
             .deadlock_search = (int)o->deadlock_search,
             .matching = (int)o->matching,

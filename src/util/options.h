@@ -30,6 +30,8 @@
     X(matching, INT, 1, 0, 1, "lower bound by minimum matching (0 = nearest goal)")          \
     X(tunnels, INT, 1, 0, 1, "tunnel macro pushes")                                         \
     X(packing, INT, 1, 0, 1, "fast mode: packing-order macros (a box to its next goal)")     \
+    X(patterns, INT, 0, 0, 1, "prune small box/wall patterns proven dead by exhaustive search (off: they pay too little beyond freeze, bench/README.md)") \
+    X(pattern_size, INT, 3, 3, 4, "patterns: the windows searched, 3 = 3x3, 4 = 4x3 and 3x4") \
     X(fixed, INT, 1, 0, 1, "prune positions where boxes fixed on goals leave another box no goal of its own") \
     X(corrals, INT, 1, 0, 1, "PI-corral pruning")                                            \
     X(local, INT, 1, 0, 1, "local deadlock search on the pushed box and the boxes near it") \

@@ -15,6 +15,7 @@
     X(reopened, "stored positions reached again on a shorter path")            \
     X(cut_dead, "pushes onto dead squares")                                    \
     X(cut_freeze, "freeze deadlocks")                                          \
+    X(cut_patterns, "small box/wall patterns proven dead (not frozen)")        \
     X(cut_bipartite, "bipartite deadlocks (no perfect matching)")              \
     X(cut_fixed, "deadlocks of the matching with fixed boxes as walls")        \
     X(cut_corral, "pushes pruned by PI-corrals")                               \
