@@ -432,7 +432,6 @@ int cmd_optimize(int argc, char **argv)
     ojob *jobs = xcalloc((size_t)c.nlevels, sizeof(ojob));
     int njobs = 0, ninvalid = 0, nbadlevel = 0;
     int *job_of = xmalloc(sizeof(int) * ((size_t)c.nlevels + 1));
-    sol_metrics *best = xcalloc((size_t)c.nlevels, sizeof(sol_metrics));
     for (int k = 0; k < c.nlevels; k++) {
         job_of[c.levels[k].index] = -1;
         if (!cli_selected(&sel, c.levels[k].index))
@@ -444,42 +443,17 @@ int cmd_optimize(int argc, char **argv)
         job_of[c.levels[k].index] = njobs;
         jobs[njobs++].lv = &c.levels[k];
     }
-    for (int i = 0; i < items.n; i++) {
-        const vitem *it = &items.v[i];
-        int jn = job_of[it->lv->index];
-        if (jn < 0 || it->lv->error)
-            continue;
-        board bd;
-        board_build(&bd, it->lv);
-        movelist mv;
-        moves_init(&mv);
-        char err[160] = "";
-        replay_result rr;
-        memset(&rr, 0, sizeof rr);
-        const char *why = NULL;
-        if (lurd_decode(it->moves, &mv, err, sizeof err) != 0)
-            why = err;
-        else if (!solution_replay(&bd, &mv, &rr))
-            why = rr.reason;
-        if (why) {
-            if (!it->saved_game) {
-                fprintf(stderr, "%s:%d: error: level %d, section %d: not a solution: %s%s\n",
-                        it->src, it->line, it->lv->index, it->section,
-                        rr.legal && !err[0] ? "does not solve the level: " : "", why);
-                ninvalid++;
-            }
-        } else if (!jobs[jn].input || metrics_cmp(&rr.m, &best[jn], cfg.metric) < 0) {
-            free(jobs[jn].input);
-            strbuf s;
-            sb_init(&s);
-            lurd_encode(&s, &mv);
-            jobs[jn].input = xstrdup(s.s);
-            sb_free(&s);
-            best[jn] = rr.m;
-        }
-        moves_free(&mv);
-        board_free(&bd);
+    char **input = xcalloc((size_t)c.nlevels, sizeof(char *));
+    sol_metrics *best = xcalloc((size_t)c.nlevels, sizeof(sol_metrics));
+    ninvalid = sol_best(&items, &c, &sel, cfg.metric, input, best);
+    for (int k = 0; k < c.nlevels; k++) {
+        int jn = job_of[c.levels[k].index];
+        if (jn >= 0)
+            jobs[jn].input = input[k];
+        else
+            free(input[k]);
     }
+    free(input);
     free(best);
     free(job_of);
 

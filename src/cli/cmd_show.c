@@ -1,15 +1,19 @@
 /* cmd_show.c: "keeper show": print levels and what the board analysis
  * knows about them. */
 #include "cli.h"
+#include "html.h"
+#include "solread.h"
 #include "../analysis/distance.h"
 #include "../analysis/packing.h"
 #include "../analysis/plan.h"
 #include "../analysis/rooms.h"
 #include "../core/board.h"
+#include "../optimize/optimize.h"
 #include "../util/str.h"
 #include "../util/timer.h"
 #include "../util/util.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +21,7 @@ static void show_usage(FILE *f)
 {
     fprintf(f,
             "usage: keeper show FILE [--level N | --levels LIST] [--rooms] [--packing]\n"
+            "       keeper show FILE [SOLUTIONS] --html OUT.html [--level N | --levels LIST]\n"
             "\n"
             "Prints each level with its size, boxes, inner squares, notes and saved\n"
             "solutions, and the board analysis: dead squares (a box there can never\n"
@@ -34,7 +39,14 @@ static void show_usage(FILE *f)
             "            forward search should reach them, each a square (row,col)\n"
             "            that a box must stand on, parking squares (no goal) marked\n"
             "            with the step that moves the box on; the board shows the\n"
-            "            goal each step fills (1-9, a-z, A-Z) and parking squares (P).\n");
+            "            goal each step fills (1-9, a-z, A-Z) and parking squares (P).\n"
+            "  --html OUT.html  instead, write one self-contained page (no network, no\n"
+            "            other file) that plays the levels' solutions on the board:\n"
+            "            play/pause, step, start/end, speed, moves and pushes, keys, a\n"
+            "            level list. Solutions come from SOLUTIONS or from FILE's own\n"
+            "            sections (anything verify reads); the fewest moves of a level\n"
+            "            is shown, every one replayed first. A level without a valid\n"
+            "            solution is drawn with a note.\n");
 }
 
 /* Prints the level's board, square s drawn as over[s] where that is not 0
@@ -193,9 +205,63 @@ static void print_plan(const board *b, const level *lv)
     plan_free(&pl);
 }
 
+/* "--html OUT": the page of the selected levels with the best valid
+ * solution of each (fewest moves). Returns the exit status. */
+static int write_html(const collection *c, const level_sel *sel, const char *solfile,
+                      const char *out)
+{
+    vlist items = {0};
+    int rc = 0;
+    if (solfile)
+        rc = sol_read(&items, c, sel, solfile);
+    else
+        for (int k = 0; k < c->nlevels; k++)
+            sol_add_sections(&items, &c->levels[k], &c->levels[k], c->name);
+    char **best = xcalloc((size_t)c->nlevels, sizeof(char *));
+    sol_metrics *m = xcalloc((size_t)c->nlevels, sizeof(sol_metrics));
+    int ninvalid = sol_best(&items, c, sel, OPT_MOVES, best, m);
+    sol_list_free(&items);
+    html_level *hl = xcalloc((size_t)c->nlevels + 1, sizeof(html_level));
+    movelist *mv = xcalloc((size_t)c->nlevels + 1, sizeof(movelist));
+    int n = 0, nbad = 0;
+    for (int k = 0; k < c->nlevels; k++) {
+        const level *lv = &c->levels[k];
+        if (!cli_selected(sel, lv->index))
+            continue;
+        if (lv->error) {
+            fprintf(stderr, "%s\n", lv->error);
+            nbad++;
+            continue;
+        }
+        hl[n].lv = lv;
+        if (best[k]) {
+            char err[160];
+            moves_init(&mv[n]);
+            /* best[k] was replayed by sol_best: its letter case is right */
+            if (lurd_decode(best[k], &mv[n], err, sizeof err) == 0) {
+                hl[n].mv = &mv[n];
+            }
+        }
+        n++;
+    }
+    if (html_write_file(out, c->name, hl, n, 0) != 0)
+        rc = EXIT_BAD_INPUT;
+    for (int k = 0; k < c->nlevels; k++) {
+        free(best[k]);
+        moves_free(&mv[k]);
+    }
+    free(best);
+    free(m);
+    free(mv);
+    free(hl);
+    if (rc)
+        return rc;
+    return nbad ? EXIT_BAD_INPUT : ninvalid ? EXIT_SOME_FAILED : 0;
+}
+
 int cmd_show(int argc, char **argv)
 {
-    const char *file = NULL;
+    const char *file = NULL, *solfile = NULL, *html = NULL;
     int show_rooms = 0, show_packing = 0;
     level_sel sel = {.given = 0};
     for (int i = 1; i < argc; i++) {
@@ -213,6 +279,14 @@ int cmd_show(int argc, char **argv)
             show_packing = 1;
             continue;
         }
+        if (!strcmp(a, "--html") || !strncmp(a, "--html=", 7)) {
+            html = a[6] == '=' ? a + 7 : next;
+            if (!html || !*html)
+                return cli_usage_error("show", "--html needs a file name");
+            if (a[6] != '=')
+                i++;
+            continue;
+        }
         int used = cli_parse_level_sel(&sel, a, next);
         if (used < 0)
             return EXIT_BAD_INPUT;
@@ -222,12 +296,19 @@ int cmd_show(int argc, char **argv)
         }
         if (a[0] == '-' && a[1] != '\0')
             return cli_usage_error("show", "unknown option '%s'", a);
+        if (file && solfile)
+            return cli_usage_error("show", "more than two input files");
         if (file)
-            return cli_usage_error("show", "more than one input file");
-        file = a;
+            solfile = a;
+        else
+            file = a;
     }
     if (!file)
         return cli_usage_error("show", "no input file");
+    if (solfile && !html)
+        return cli_usage_error("show", "a SOLUTIONS file goes with --html only");
+    if (html && (show_rooms || show_packing))
+        return cli_usage_error("show", "--html does not go with --rooms or --packing");
     collection c;
     if (collection_load(&c, file) != 0) {
         fprintf(stderr, "%s\n", c.error);
@@ -237,6 +318,11 @@ int cmd_show(int argc, char **argv)
     if (cli_check_level_sel(&sel, &c) != 0) {
         collection_free(&c);
         return EXIT_BAD_INPUT;
+    }
+    if (html) {
+        int rc = write_html(&c, &sel, solfile, html);
+        collection_free(&c);
+        return rc;
     }
     int bad = 0;
     /* File notes as written (a "; comment" keeps its ';'). */

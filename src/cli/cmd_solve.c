@@ -7,6 +7,7 @@
  * far is still printed. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "html.h"
 #include "../../include/keeper.h"
 #include "../search/solver.h"
 #include "../util/options.h"
@@ -222,6 +223,8 @@ static void solve_usage(FILE *f)
             "  --format F           sok (default: levels with a Solution section),\n"
             "                       lurd (one line per level, empty when unsolved),\n"
             "                       jsonl (one JSON object per level)\n"
+            "  --html FILE          also write a page that plays the solutions (see\n"
+            "                       keeper show --html)\n"
             "  --optimal pushes     prove the push count optimal (same as --optimal)\n"
             "  --quiet              no result table\n"
             "  --verbose            statistics per level, progress every 5 s\n"
@@ -235,7 +238,7 @@ int cmd_solve(int argc, char **argv)
     options o;
     options_init(&o);
     level_sel sel = {.given = 0};
-    const char *file = NULL, *output = NULL;
+    const char *file = NULL, *output = NULL, *html = NULL;
     out_format fmt = FMT_SOK;
     int fmt_given = 0, quiet = 0, verbose = 0;
     for (int i = 1; i < argc; i++) {
@@ -258,6 +261,14 @@ int cmd_solve(int argc, char **argv)
         }
         if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
             verbose = 1;
+            continue;
+        }
+        if (!strcmp(a, "--html") || !strncmp(a, "--html=", 7)) {
+            html = a[6] == '=' ? a + 7 : next;
+            if (!html || !*html)
+                return cli_usage_error("solve", "--html needs a file name");
+            if (a[6] != '=')
+                i++;
             continue;
         }
         if (!strcmp(a, "--output") || !strcmp(a, "-o") || !strncmp(a, "--output=", 9)) {
@@ -492,6 +503,30 @@ int cmd_solve(int argc, char **argv)
     if (bad_out)
         fprintf(stderr, "%s: error: write failed: %s\n", output ? output : "(standard output)",
                 write_errno ? strerror(write_errno) : "I/O error");
+    if (html) {
+        /* the levels that ran, with the solutions found (replayed) */
+        html_level *hl = xcalloc((size_t)njobs + 1, sizeof(html_level));
+        movelist *mv = xcalloc((size_t)njobs + 1, sizeof(movelist));
+        int n = 0;
+        for (int k = 0; k < njobs; k++) {
+            const job *j = &jobs[k];
+            if (!j->done || j->lv->error)
+                continue;
+            hl[n].lv = j->lv;
+            char err[160];
+            moves_init(&mv[n]);
+            if (j->res.status == RESULT_SOLVED && j->res.lurd &&
+                lurd_decode(j->res.lurd, &mv[n], err, sizeof err) == 0)
+                hl[n].mv = &mv[n];
+            n++;
+        }
+        if (html_write_file(html, c.name, hl, n, quiet) != 0)
+            bad_out = 1;
+        for (int k = 0; k < n; k++)
+            moves_free(&mv[k]);
+        free(mv);
+        free(hl);
+    }
     for (int k = 0; k < njobs; k++)
         solve_result_free(&jobs[k].res);
     free(jobs);

@@ -1,5 +1,6 @@
 /* solread.c: reading solutions for verify and optimize (see solread.h). */
 #include "solread.h"
+#include "../optimize/optimize.h"
 #include "../util/str.h"
 #include "../util/util.h"
 
@@ -333,4 +334,47 @@ void sol_list_free(vlist *l)
     free(l->v);
     l->v = NULL;
     l->n = l->cap = 0;
+}
+
+int sol_best(const vlist *items, const collection *c, const level_sel *sel, int metric,
+             char **best, sol_metrics *m)
+{
+    int ninvalid = 0;
+    for (int i = 0; i < items->n; i++) {
+        const vitem *it = &items->v[i];
+        int k = (int)(it->lv - c->levels);
+        if (k < 0 || k >= c->nlevels || it->lv->error || !cli_selected(sel, it->lv->index))
+            continue;
+        board bd;
+        board_build(&bd, it->lv);
+        movelist mv;
+        moves_init(&mv);
+        char err[160] = "";
+        replay_result rr;
+        memset(&rr, 0, sizeof rr);
+        const char *why = NULL;
+        if (lurd_decode(it->moves, &mv, err, sizeof err) != 0)
+            why = err;
+        else if (!solution_replay(&bd, &mv, &rr))
+            why = rr.reason;
+        if (why) {
+            if (!it->saved_game) {
+                fprintf(stderr, "%s:%d: error: level %d, section %d: not a solution: %s%s\n",
+                        it->src, it->line, it->lv->index, it->section,
+                        rr.legal && !err[0] ? "does not solve the level: " : "", why);
+                ninvalid++;
+            }
+        } else if (!best[k] || metrics_cmp(&rr.m, &m[k], metric) < 0) {
+            free(best[k]);
+            strbuf s;
+            sb_init(&s);
+            lurd_encode(&s, &mv);
+            best[k] = xstrdup(s.s ? s.s : "");
+            sb_free(&s);
+            m[k] = rr.m;
+        }
+        moves_free(&mv);
+        board_free(&bd);
+    }
+    return ninvalid;
 }

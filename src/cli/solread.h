@@ -11,6 +11,7 @@
 #define KEEPER_SOLREAD_H
 
 #include "cli.h"
+#include "../core/solution.h"
 
 typedef struct vitem {
     const level *lv;     /* level of FILE the moves are checked against */
@@ -37,6 +38,15 @@ void sol_add_sections(vlist *l, const level *target, const level *from, const ch
  * Returns 0, or EXIT_BAD_INPUT on unreadable or malformed input (after
  * reading what it could). */
 int sol_read(vlist *l, const collection *c, const level_sel *sel, const char *file);
+/* For each level of c (index k: c->levels[k]) that `sel` selects and that
+ * is valid, the best valid solution among `items` in the metric order
+ * (OPT_MOVES or OPT_PUSHES): best[k] receives its LURD (replayed: the case
+ * of each letter recomputed, allocated) and m[k] its metrics; best[k] stays
+ * NULL when none is valid. An item that does not solve its level (saved
+ * games excepted) is reported on stderr as "FILE:LINE: error: ..." and
+ * counted. Returns the count of such items. */
+int sol_best(const vlist *items, const collection *c, const level_sel *sel, int metric,
+             char **best, sol_metrics *m);
 /* Frees the items and the list. */
 void sol_list_free(vlist *l);
 
