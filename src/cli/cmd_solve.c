@@ -43,6 +43,12 @@ typedef struct job {
     const level *lv;
     int started, done;
     solve_result res;
+    /* the last progress report (under run_ctx.pmu) */
+    int64_t start_ns;
+    double seconds;
+    uint64_t nodes, mem;
+    long bound;
+    int64_t next_verbose_ns;
 } job;
 
 typedef struct run_ctx {
@@ -52,12 +58,17 @@ typedef struct run_ctx {
     uint64_t mem_per_thread;
     spares spares; /* workers with no level left to start */
     int verbose;
+    int live;               /* the status line on stderr */
+    pthread_mutex_t pmu;    /* stderr: the status line, progress and the table */
+    int shown;              /* the status line is on the screen */
+    int64_t last_draw_ns;
     pthread_mutex_t mu;
     pthread_cond_t cv;
 } run_ctx;
 
 typedef struct progress_arg {
-    int index;
+    struct run_ctx *rc;
+    job *j;
 } progress_arg;
 
 /* One line of rates, then the counters table. */
@@ -71,14 +82,96 @@ static void print_counters(FILE *f, const char *prefix, const stats *st, double 
     stats_print(f, prefix, st);
 }
 
+/* Takes the status line off the screen (rc->pmu held). */
+static void clear_line(run_ctx *rc)
+{
+    if (rc->shown) {
+        fputs("\r\033[K", stderr);
+        rc->shown = 0;
+    }
+}
+
+static void human(char *buf, size_t n, double x)
+{
+    if (x >= 1e9)
+        snprintf(buf, n, "%.1fG", x / 1e9);
+    else if (x >= 1e6)
+        snprintf(buf, n, "%.1fM", x / 1e6);
+    else if (x >= 1e3)
+        snprintf(buf, n, "%.0fk", x / 1e3);
+    else
+        snprintf(buf, n, "%.0f", x);
+}
+
+/* Draws the status line: the levels running for a second or more, oldest
+ * first (rc->pmu held). */
+static void draw_line(run_ctx *rc, int64_t now)
+{
+    static const char *const strategy_name[] = {"astar", "fess", "portfolio", "backward"};
+    char line[512];
+    size_t len = 0;
+    int shown = 0, more = 0;
+    for (int k = 0; k < rc->njobs; k++) {
+        const job *j = &rc->jobs[k];
+        if (!j->started || j->done || j->start_ns == 0 || now - j->start_ns < 1000000000)
+            continue;
+        if (shown == 2) {
+            more++;
+            continue;
+        }
+        char pos[16], rate[16];
+        human(pos, sizeof pos, (double)j->nodes);
+        human(rate, sizeof rate, j->seconds > 0 ? (double)j->nodes / j->seconds : 0);
+        len += (size_t)snprintf(line + len, sizeof line - len,
+                                "%slevel %d: %.1f s, %s positions, %s/s, %.0f/%.0f MiB, %s",
+                                shown ? " | " : "", j->lv->index,
+                                (double)(now - j->start_ns) / 1e9, pos, rate,
+                                (double)j->mem / 1048576.0,
+                                (double)rc->mem_per_thread / 1048576.0,
+                                rc->o->search == 1 ? "bfs"
+                                : rc->o->optimal   ? "astar"
+                                                   : strategy_name[rc->o->strategy]);
+        if (len < sizeof line && rc->o->optimal && j->bound > 0)
+            len += (size_t)snprintf(line + len, sizeof line - len, ", >= %ld pushes", j->bound);
+        if (len >= sizeof line)
+            len = sizeof line - 1;
+        shown++;
+    }
+    if (more && len < sizeof line)
+        snprintf(line + len, sizeof line - len, " (+%d more)", more);
+    if (!shown)
+        return;
+    fprintf(stderr, "\r\033[K%s", line);
+    fflush(stderr);
+    rc->shown = 1;
+    rc->last_draw_ns = now;
+}
+
+/* Called by the searches of a level (at least every 0.25 s with the status
+ * line, every 5 s for --verbose alone): remembers the counters, prints the
+ * --verbose block when due, redraws the status line at most 4 times a
+ * second. */
 static void progress(void *arg, const stats *st, double seconds)
 {
     const progress_arg *pa = arg;
-    char prefix[64];
-    snprintf(prefix, sizeof prefix, "keeper: level %d: ", pa->index);
-    flockfile(stderr);
-    print_counters(stderr, prefix, st, seconds);
-    funlockfile(stderr);
+    run_ctx *rc = pa->rc;
+    job *j = pa->j;
+    int64_t now = timer_now_ns();
+    pthread_mutex_lock(&rc->pmu);
+    j->seconds = seconds;
+    j->nodes = st->nodes;
+    j->mem = st->mem_bytes;
+    j->bound = (long)st->best_lower_bound;
+    if (rc->verbose && now >= j->next_verbose_ns) {
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "keeper: level %d: ", j->lv->index);
+        clear_line(rc);
+        print_counters(stderr, prefix, st, seconds);
+        j->next_verbose_ns = now + 5000000000;
+    }
+    if (rc->live && now - rc->last_draw_ns >= 250000000)
+        draw_line(rc, now);
+    pthread_mutex_unlock(&rc->pmu);
 }
 
 static void *worker(void *arg)
@@ -105,11 +198,15 @@ static void *worker(void *arg)
         lim.max_nodes = (uint64_t)rc->o->max_nodes;
         lim.interrupt = &interrupted;
         lim.spares = &rc->spares;
-        progress_arg pa = {j->lv->index};
-        if (rc->verbose) {
+        progress_arg pa = {rc, j};
+        pthread_mutex_lock(&rc->pmu);
+        j->start_ns = lim.start_ns;
+        j->next_verbose_ns = lim.start_ns + 5000000000;
+        pthread_mutex_unlock(&rc->pmu);
+        if (rc->verbose || rc->live) {
             lim.progress = progress;
             lim.progress_arg = &pa;
-            lim.progress_every = 5.0;
+            lim.progress_every = rc->live ? 0.25 : 5.0;
         }
         solve_level(j->lv, rc->o, &lim, rc->mem_per_thread, &j->res);
 
@@ -226,8 +323,11 @@ static void solve_usage(FILE *f)
             "  --html FILE          also write a page that plays the solutions (see\n"
             "                       keeper show --html)\n"
             "  --optimal pushes     prove the push count optimal (same as --optimal)\n"
-            "  --quiet              no result table\n"
+            "  --quiet              no result table, no status line\n"
             "  --verbose            statistics per level, progress every 5 s\n"
+            "  --progress, --no-progress  a status line while levels run (level, time,\n"
+            "                       positions, rate, memory, strategy; the bound with\n"
+            "                       --optimal), on by default when stderr is a terminal\n"
             "\n"
             "search options:\n");
     options_usage(f);
@@ -240,7 +340,7 @@ int cmd_solve(int argc, char **argv)
     level_sel sel = {.given = 0};
     const char *file = NULL, *output = NULL, *html = NULL;
     out_format fmt = FMT_SOK;
-    int fmt_given = 0, quiet = 0, verbose = 0;
+    int fmt_given = 0, quiet = 0, verbose = 0, live = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
@@ -261,6 +361,10 @@ int cmd_solve(int argc, char **argv)
         }
         if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
             verbose = 1;
+            continue;
+        }
+        if (!strcmp(a, "--progress") || !strcmp(a, "--no-progress")) {
+            live = a[2] != 'n';
             continue;
         }
         if (!strcmp(a, "--html") || !strncmp(a, "--html=", 7)) {
@@ -364,6 +468,8 @@ int cmd_solve(int argc, char **argv)
     rc.njobs = njobs;
     rc.mem_per_thread = (uint64_t)o.memory * 1024 * 1024 / (uint64_t)threads;
     rc.verbose = verbose;
+    rc.live = !quiet && (live == 1 || (live < 0 && cli_stderr_tty()));
+    pthread_mutex_init(&rc.pmu, NULL);
     spares_init(&rc.spares, threads, rc.mem_per_thread);
     pthread_mutex_init(&rc.mu, NULL);
     pthread_cond_init(&rc.cv, NULL);
@@ -430,6 +536,8 @@ int cmd_solve(int argc, char **argv)
         else
             unsolved++;
         stats_add(&total, &r->st);
+        pthread_mutex_lock(&rc.pmu);
+        clear_line(&rc);
         if (r->status == RESULT_INVALID)
             fprintf(stderr, "%s\n", r->reason);
         if (!quiet) {
@@ -466,6 +574,8 @@ int cmd_solve(int argc, char **argv)
                 }
             }
         }
+        fflush(stderr);
+        pthread_mutex_unlock(&rc.pmu);
         if (fmt == FMT_JSONL)
             write_json(out, j->lv, r);
         else if (fmt == FMT_LURD)
@@ -478,6 +588,9 @@ int cmd_solve(int argc, char **argv)
     for (int t = 0; t < threads; t++)
         pthread_join(tids[t], NULL);
     double elapsed = timer_seconds_since(t0);
+    pthread_mutex_lock(&rc.pmu);
+    clear_line(&rc);
+    pthread_mutex_unlock(&rc.pmu);
     if (!quiet) {
         fprintf(stderr, "%6s  solved %d/%d", "total", solved, njobs);
         if (unsolved)
@@ -532,6 +645,7 @@ int cmd_solve(int argc, char **argv)
     free(jobs);
     free(tids);
     pthread_mutex_destroy(&rc.mu);
+    pthread_mutex_destroy(&rc.pmu);
     pthread_cond_destroy(&rc.cv);
     spares_destroy(&rc.spares);
     collection_free(&c);

@@ -52,7 +52,26 @@ typedef struct portfolio {
     int ib;                /* the backward member, or -1 */
     stuck_table patterns;  /* the FESS members' deadlock patterns (patterns.b
                               set when on): they run on one thread */
+    atomic_int apart;      /* set once the members run side by side */
+    void (*up)(void *, const stats *, double); /* the level's progress callback */
+    void *up_arg;
 } portfolio;
+
+/* Progress of the level as a whole: in turn, the members' counters summed
+ * (this thread touches them all); side by side, the caller's own (the
+ * other thread's member is never read from here). */
+static void portfolio_progress(void *arg, const stats *st, double seconds)
+{
+    portfolio *p = arg;
+    if (atomic_load(&p->apart)) {
+        p->up(p->up_arg, st, seconds);
+        return;
+    }
+    stats sum = p->m[0].out.st;
+    for (int i = 1; i < p->n; i++)
+        stats_add(&sum, &p->m[i].out.st);
+    p->up(p->up_arg, &sum, seconds);
+}
 
 static int member_step(member *m, uint64_t budget)
 {
@@ -200,6 +219,13 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
     p.sub.max_nodes = 0;
     p.sub.halt = &p.ended;
     p.sub.spares = NULL;
+    atomic_init(&p.apart, 0);
+    if (lim->progress) {
+        p.up = lim->progress;
+        p.up_arg = lim->progress_arg;
+        p.sub.progress = portfolio_progress;
+        p.sub.progress_arg = &p;
+    }
     member *m = p.m;
     m[0] = (member){.name = "fess", .kind = MEMBER_FESS, .slice = SLICE_FESS};
     m[1] = (member){.name = "astar", .kind = MEMBER_ASTAR, .slice = SLICE_ASTAR};
@@ -270,6 +296,7 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
             break;
         }
         /* 1. A lent thread: the members go on side by side, to the end. */
+        atomic_store(&p.apart, 1);
         if (lim->spares && !m[0].done && !m[1].done &&
             spares_lend(lim->spares, &task, spare_run, &p)) {
             lent = 1;
@@ -284,6 +311,7 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
                     stop = STOP_NODES;
             break;
         }
+        atomic_store(&p.apart, 0);
         /* 2. In turn: the next slice of this member. */
         if (!x->done) {
             if (x->cur == 0)

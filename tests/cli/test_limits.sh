@@ -288,4 +288,27 @@ run "$KEEPER" solve "$DEMO" --search bfs --levels 1-3 --threads 8 --format lurd
 expect_rc 0 "--threads 8 on three levels"
 [ "$(wc -l < "$WORK/out")" -eq 3 ] && pass || fail "--threads 8: $(wc -l < "$WORK/out") lines"
 
+# --- the status line: only where asked for (a terminal, or --progress),
+# never on stdout, never with --quiet; with --optimal it shows the bound
+if have_shared && [ -f "$LEVELS/xsokoban90.xsb" ]; then
+    XS="$LEVELS/xsokoban90.xsb"
+    ESC=$(printf '\033')
+    run "$KEEPER" solve "$XS" --level 29 --time 2 --progress --format lurd
+    expect_rc 1 "--progress: XSokoban 29 unsolved in 2 s"
+    expect_err "${ESC}\\[Klevel 29: [0-9.]+ s, [0-9.]+[kMG]? positions, [0-9.]+[kMG]?/s, [0-9]+/[0-9]+ MiB, portfolio" \
+        "--progress: the status line"
+    grep -q "$ESC" "$WORK/out" && fail "--progress: escape codes on stdout" || pass
+    expect_err "${ESC}\\[K    29  29 +unsolved" "--progress: the line is cleared before the table row"
+    run "$KEEPER" solve "$XS" --level 29 --time 2 --format lurd
+    grep -q "$ESC" "$WORK/err" && fail "status line on a pipe without --progress" || pass
+    run "$KEEPER" solve "$XS" --level 29 --time 2 --progress --quiet --format lurd
+    [ -s "$WORK/err" ] && fail "--quiet --progress writes to stderr: $(head -c 200 "$WORK/err")" || pass
+    run "$KEEPER" solve "$XS" --level 29 --time 2 --progress --no-progress --format lurd
+    grep -q "$ESC" "$WORK/err" && fail "--no-progress after --progress still draws the line" || pass
+    run "$KEEPER" solve "$XS" --level 5 --optimal --time 2 --progress --format lurd
+    expect_err "level 5: [0-9.]+ s, .*astar, >= [0-9]+ pushes" "--progress --optimal: the proven bound"
+else
+    skip "the status line: shared levels missing"
+fi
+
 finish
