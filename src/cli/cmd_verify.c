@@ -32,7 +32,7 @@ void verify_item(const vitem *it, const verify_flags *f, strbuf *out, strbuf *er
     audit_report ar;
     memset(&ar, 0, sizeof ar);
     if (lv->error) {
-        /* The level's own error is already reported above. */
+        /* The caller reports the level's own error. */
         status = "invalid";
         snprintf(reason, sizeof reason, "the level is invalid: %s", lv->error);
     } else {
@@ -355,8 +355,10 @@ int cmd_verify(int argc, char **argv)
         sb_clear(&err);
         verify_outcome vo;
         verify_item(it, &vf, &out, &err, &vo);
-        fwrite(out.s, 1, out.len, stdout);
-        fwrite(err.s, 1, err.len, stderr);
+        if (out.len)
+            fwrite(out.s, 1, out.len, stdout);
+        if (err.len)
+            fwrite(err.s, 1, err.len, stderr);
         verify_count(&vt, it, &vo, has_solution);
     }
     verify_summary(stderr, &vt, &c, &sel, has_solution, audit);

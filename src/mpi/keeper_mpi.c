@@ -322,6 +322,9 @@ static void coordinate(work *w, int size)
         cs.heard[r] = timer_now_ns();
     const char *la = getenv("KEEPER_MPI_LOST_AFTER");
     cs.lost_after_ns = (int64_t)((la && atof(la) > 0 ? atof(la) : 60.0) * 1e9);
+    MPI_Request *sreq = xcalloc((size_t)n + 1, sizeof(MPI_Request));
+    char **sbuf = xcalloc((size_t)n + 1, sizeof(char *));
+    int *pend = xcalloc((size_t)n + 1, sizeof(int)), npend = 0;
     pool p;
     pool_start(&p, w);
     int next = 0, stopped = 0;
@@ -350,17 +353,40 @@ static void coordinate(work *w, int size)
                 char *pay = xmalloc(pn + 1);
                 memcpy(pay, msg.s + sizeof id32, pn);
                 pool_push(&p, id, pay, pn);
-            } else if (MPI_Send(msg.s, (int)msg.len, MPI_CHAR, r, TAG_JOB, MPI_COMM_WORLD) !=
-                       MPI_SUCCESS) {
-                fprintf(stderr, "keeper: error: rank %d cannot be reached; no more jobs go to it\n",
-                        r);
-                alive[r] = 0;
-                next--; /* the job goes to another rank */
-                continue;
+            } else {
+                /* Not a blocking send: the worker may be sending a long
+                 * reply at this moment, both would wait for the other. */
+                int len = (int)msg.len;
+                sbuf[id] = sb_take(&msg);
+                if (MPI_Isend(sbuf[id], len, MPI_CHAR, r, TAG_JOB, MPI_COMM_WORLD, &sreq[id]) !=
+                    MPI_SUCCESS) {
+                    fprintf(stderr,
+                            "keeper: error: rank %d cannot be reached; no more jobs go to it\n", r);
+                    free(sbuf[id]);
+                    sbuf[id] = NULL;
+                    alive[r] = 0;
+                    next--; /* the job goes to another rank */
+                    continue;
+                }
+                pend[npend++] = id;
             }
             owner[id] = r;
             load[r]++;
             busy = 1;
+        }
+        /* The jobs sent: their buffers are free once the sends complete. */
+        for (int i = 0; i < npend; i++) {
+            int id = pend[i], flag = 0;
+            if (MPI_Test(&sreq[id], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+                if (alive[owner[id]])
+                    lose(w, &cs, owner[id], "a job could not be sent");
+                flag = 1;
+            }
+            if (flag) {
+                free(sbuf[id]);
+                sbuf[id] = NULL;
+                pend[i--] = pend[--npend];
+            }
         }
         /* 2. No job left: the ranks may lend their idle threads. */
         if (next == n && !stopped) {
@@ -430,6 +456,17 @@ static void coordinate(work *w, int size)
     }
     sb_free(&msg);
     pool_finish(&p);
+    /* Every job has its reply, so every send to a live rank is complete;
+     * those to lost ranks are left (the program leaves without
+     * MPI_Finalize then). */
+    for (int i = 0; i < npend; i++)
+        if (alive[owner[pend[i]]]) {
+            MPI_Wait(&sreq[pend[i]], MPI_STATUS_IGNORE);
+            free(sbuf[pend[i]]);
+        }
+    free(sreq);
+    free(sbuf);
+    free(pend);
     free(order);
     free(owner);
     free(got);
@@ -875,9 +912,11 @@ static void verify_take(work *w, int id, const char *reply, size_t n)
     vw->done[id] = 1;
     while (vw->out_next < w->njobs && vw->done[vw->out_next]) {
         int k = vw->out_next++;
-        fwrite(vw->out[k].s, 1, vw->out[k].len, stdout);
+        if (vw->out[k].len)
+            fwrite(vw->out[k].s, 1, vw->out[k].len, stdout);
         fflush(stdout);
-        fwrite(vw->err[k].s, 1, vw->err[k].len, stderr);
+        if (vw->err[k].len)
+            fwrite(vw->err[k].s, 1, vw->err[k].len, stderr);
         verify_count(&vw->tally, &vw->items.v[vw->item[k]], &vw->vo[k], vw->has_solution);
         sb_free(&vw->out[k]);
         sb_free(&vw->err[k]);

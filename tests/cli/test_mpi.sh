@@ -68,6 +68,12 @@ for fmt in sok lurd jsonl; do
     same "demo --format $fmt"
 done
 
+# --- a collection with a malformed level and an unsolvable one (exit 2)
+keeper_run solve tests/data/cli_mixed.xsb --search bfs --max-nodes 50000
+run mpi 3 solve tests/data/cli_mixed.xsb --search bfs --max-nodes 50000
+same_rc "a malformed level"
+same "a malformed level"
+
 # --- one rank: rank 0 solves alone
 keeper_run solve "$DEMO" --search bfs --format jsonl
 run mpi 1 solve "$DEMO" --search bfs --format jsonl
@@ -109,8 +115,14 @@ fi
 # --- verify: the demo solutions, text and JSON lines, and a broken one
 "$KEEPER" solve "$DEMO" --search bfs --quiet --output "$WORK/demo.sok"
 sed '0,/^[lurdLURD]\{6,\}$/s//llllllllll/' "$WORK/demo.sok" > "$WORK/bad.sok"
+# long solutions (level 1's with 6000 steps to and fro first): messages
+# longer than MPI's eager limit both ways
+"$KEEPER" solve "$DEMO" --search bfs --quiet --format lurd > "$WORK/demo.lurd"
+lr=$(printf '%03000d' 0 | sed 's/0/lr/g')
+sed "1s/^/$lr/; 3s/^/$lr/" "$WORK/demo.lurd" > "$WORK/long.lurd"
 for args in "$WORK/demo.sok" "$DEMO $WORK/demo.sok --format jsonl" "$DEMO $WORK/bad.sok" \
-    "$DEMO $WORK/bad.sok --format jsonl --quiet" "$WORK/demo.sok --levels 2-4 --audit"; do
+    "$DEMO $WORK/bad.sok --format jsonl --quiet" "$WORK/demo.sok --levels 2-4 --audit" \
+    "$DEMO $WORK/long.lurd --format jsonl"; do
     keeper_run verify $args
     run mpi 3 verify $args
     same_rc "verify $args"
