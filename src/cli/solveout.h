@@ -34,8 +34,8 @@ int solve_parse_args(solve_args *a, int argc, char **argv, const char *cmd, int 
 void solve_args_free(solve_args *a);
 /* The options part of solve's usage (from --level to the search options). */
 void solve_usage_options(FILE *f);
-/* Opens the output (NULL: stdout) unless it names input `file`; prints the
- * error and returns NULL on failure. */
+/* Opens --output for writing (stdout without it); prints the error and
+ * returns NULL on failure. */
 FILE *solve_open_output(const solve_args *a);
 /* Whether --output names the same existing file as `file` (error printed). */
 int solve_output_is_input(const solve_args *a, const char *file);

@@ -293,23 +293,33 @@ static void lose(work *w, coord *cs, int r, const char *why)
     cs->load[r] = 0;
 }
 
+typedef struct weighed {
+    long weight;
+    int id;
+} weighed;
+
+static int heavier_first(const void *a, const void *b)
+{
+    const weighed *x = a, *y = b;
+    if (x->weight != y->weight)
+        return x->weight > y->weight ? -1 : 1;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
 /* Rank 0: hands the jobs out (largest first) to the ranks, its own threads
  * included, and takes the replies as they come. */
 static void coordinate(work *w, int size)
 {
     int n = w->njobs;
+    /* by weight, descending; equal weights keep input order */
+    weighed *wj = xcalloc((size_t)n + 1, sizeof(weighed));
+    for (int i = 0; i < n; i++)
+        wj[i] = (weighed){w->weight[i], i};
+    qsort(wj, (size_t)n, sizeof *wj, heavier_first);
     int *order = xcalloc((size_t)n + 1, sizeof(int));
     for (int i = 0; i < n; i++)
-        order[i] = i;
-    /* insertion sort by weight, descending; equal weights keep input order */
-    for (int i = 1; i < n; i++) {
-        int x = order[i], k = i;
-        while (k > 0 && w->weight[order[k - 1]] < w->weight[x]) {
-            order[k] = order[k - 1];
-            k--;
-        }
-        order[k] = x;
-    }
+        order[i] = wj[i].id;
+    free(wj);
     coord cs;
     memset(&cs, 0, sizeof cs);
     int *owner = cs.owner = xcalloc((size_t)n + 1, sizeof(int));
