@@ -8,6 +8,8 @@
 #   make tsan       thread sanitizer: build/tsan/keeper
 #   make test-tsan  the threaded tests under the thread sanitizer
 #   make demo       build and solve the bundled demo collection
+#   make mpi        keeper-mpi, levels spread over MPI ranks (needs mpicc:
+#                   Debian's libopenmpi-dev): build/release/keeper-mpi
 #   make fuzz       build the parser fuzzer (clang, libFuzzer) and run it
 #   make install PREFIX=/usr/local
 #
@@ -66,7 +68,24 @@ $(eval $(call variant,debug))
 $(eval $(call variant,asan))
 $(eval $(call variant,tsan))
 
-.PHONY: all debug asan tsan test test-asan test-tsan demo fuzz fuzz-build install clean bench
+# keeper-mpi: the CLI's shared modules (all but main.c) and the library,
+# compiled as usual; only its own file goes through mpicc. Nothing else
+# needs MPI.
+MPICC    ?= mpicc
+HAVE_MPI := $(shell command -v mpicc > /dev/null 2>&1 && command -v mpirun > /dev/null 2>&1 && echo 1)
+build/release/obj/src/mpi/keeper_mpi.o: src/mpi/keeper_mpi.c $(HDRS) | build/release/dirs
+	@mkdir -p $(dir $@)
+	$(MPICC) $(BASEFLAGS) $(release_CFLAGS) $(CFLAGS) -c $< -o $@
+
+build/release/keeper-mpi: build/release/obj/src/mpi/keeper_mpi.o \
+    $(filter-out build/release/obj/src/cli/main.o,$(CLI_SRC:%.c=build/release/obj/%.o)) \
+    build/release/libkeeper.a
+	$(MPICC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+mpi: build/release/keeper-mpi
+	@ln -sf release/keeper-mpi build/keeper-mpi
+
+.PHONY: all debug asan tsan mpi test test-asan test-tsan demo fuzz fuzz-build install clean bench
 
 all: build/release/keeper build/release/libkeeper.a
 	@ln -sf release/keeper build/keeper
@@ -77,9 +96,11 @@ tsan: build/tsan/keeper
 
 # Tests: unit tests for every module, then end-to-end CLI tests. The last
 # line is "N passed, N failed". SHARED points at ../shared (levels and
-# solutions); tests that need it skip visibly when it is absent.
+# solutions); tests that need it skip visibly when it is absent. With mpicc
+# and mpirun present, keeper-mpi is built and tested too (else its test
+# skips visibly).
 SHARED ?= ../shared
-test: build/release/keeper build/release/unit_tests
+test: build/release/keeper build/release/unit_tests $(if $(HAVE_MPI),build/release/keeper-mpi)
 	@sh tests/run.sh build/release $(SHARED)
 
 test-asan: build/asan/keeper build/asan/unit_tests

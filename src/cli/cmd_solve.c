@@ -7,7 +7,7 @@
  * far is still printed. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
-#include "html.h"
+#include "solveout.h"
 #include "../../include/keeper.h"
 #include "../search/solver.h"
 #include "../util/options.h"
@@ -21,9 +21,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-typedef enum { FMT_SOK, FMT_LURD, FMT_JSONL } out_format;
 
 /* Set by Ctrl-C, read by every thread: an atomic, not a volatile
  * sig_atomic_t, which is only safe within one thread. A lock-free atomic
@@ -70,17 +67,6 @@ typedef struct progress_arg {
     struct run_ctx *rc;
     job *j;
 } progress_arg;
-
-/* One line of rates, then the counters table. */
-static void print_counters(FILE *f, const char *prefix, const stats *st, double seconds)
-{
-    fprintf(f, "%s%.1f s, %.0f positions/s, %.0f expanded/s, %.1f MiB, %.1f bytes/position\n",
-            prefix, seconds, seconds > 0 ? (double)st->nodes / seconds : 0.0,
-            seconds > 0 ? (double)st->expanded / seconds : 0.0,
-            (double)st->mem_bytes / (1024.0 * 1024.0),
-            st->nodes ? (double)st->mem_bytes / (double)st->nodes : 0.0);
-    stats_print(f, prefix, st);
-}
 
 /* Takes the status line off the screen (rc->pmu held). */
 static void clear_line(run_ctx *rc)
@@ -166,7 +152,7 @@ static void progress(void *arg, const stats *st, double seconds)
         char prefix[64];
         snprintf(prefix, sizeof prefix, "keeper: level %d: ", j->lv->index);
         clear_line(rc);
-        print_counters(stderr, prefix, st, seconds);
+        solveout_counters(stderr, prefix, st, seconds);
         j->next_verbose_ns = now + 5000000000;
     }
     if (rc->live && now - rc->last_draw_ns >= 250000000)
@@ -221,90 +207,6 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* Prints title t cut or padded to `width` characters (UTF-8 aware: a
- * character is never cut in half). */
-static void print_title(FILE *f, const char *t, int width)
-{
-    int n = 0;
-    const unsigned char *p = (const unsigned char *)t;
-    while (*p && n < width) {
-        int len = 1;
-        while ((p[len] & 0xC0) == 0x80)
-            len++;
-        fwrite(p, 1, (size_t)len, f);
-        p += len;
-        n++;
-    }
-    for (; n < width; n++)
-        fputc(' ', f);
-}
-
-/* Whether paths a and b name the same existing file. */
-static int same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino && S_ISREG(sa.st_mode);
-}
-
-static void write_json(FILE *f, const level *lv, const solve_result *r)
-{
-    strbuf b;
-    sb_init(&b);
-    sb_printf(&b, "{\"index\":%d,\"title\":", lv->index);
-    sb_json_string(&b, lv->title);
-    sb_puts(&b, ",\"status\":");
-    sb_json_string(&b, result_status_text(r->status));
-    sb_puts(&b, ",\"reason\":");
-    sb_json_string(&b, r->reason);
-    sb_printf(&b, ",\"seconds\":%.3f,\"nodes\":%llu,\"expanded\":%llu", r->seconds,
-              (unsigned long long)r->st.nodes, (unsigned long long)r->st.expanded);
-    if (r->lower_bound >= 0)
-        sb_printf(&b, ",\"lower_bound\":%ld", r->lower_bound);
-    if (r->strategy && r->strategy[0]) {
-        sb_puts(&b, ",\"strategy\":");
-        sb_json_string(&b, r->strategy);
-    }
-    if (r->status == RESULT_SOLVED) {
-        sb_printf(&b,
-                  ",\"moves\":%ld,\"pushes\":%ld,\"box_lines\":%ld,\"box_changes\":%ld,"
-                  "\"pushing_sessions\":%ld,\"player_lines\":%ld,\"optimal\":%s,\"solution\":",
-                  r->metrics.moves, r->metrics.pushes, r->metrics.box_lines,
-                  r->metrics.box_changes, r->metrics.pushing_sessions, r->metrics.player_lines,
-                  r->optimal ? "true" : "false");
-        sb_json_string(&b, r->lurd);
-        if (r->optimized)
-            sb_printf(&b, ",\"found\":{\"moves\":%ld,\"pushes\":%ld}", r->found.moves,
-                      r->found.pushes);
-    } else {
-        sb_puts(&b, ",\"moves\":null,\"pushes\":null,\"optimal\":false,\"solution\":null");
-    }
-    sb_puts(&b, "}\n");
-    fputs(b.s, f);
-    sb_free(&b);
-}
-
-static void write_sok(FILE *f, const level *lv, const solve_result *r)
-{
-    strbuf b;
-    sb_init(&b);
-    cli_write_level_sok(f, &b, lv);
-    if (r->status == RESULT_SOLVED) {
-        sb_printf(&b, "\nSolution %ld/%ld\n", r->metrics.moves, r->metrics.pushes);
-        fputs(b.s, f);
-        sb_clear(&b);
-        cli_write_wrapped(f, r->lurd, 70);
-        sb_printf(&b, "Solver: keeper %s%s\n", KEEPER_VERSION,
-                  r->optimal ? " (push-optimal)" : "");
-        if (r->optimized)
-            sb_printf(&b, "Optimizer: keeper %s, %s first, from %ld/%ld\n", KEEPER_VERSION,
-                      r->optimal ? "pushes" : "moves", r->found.moves, r->found.pushes);
-    }
-    sb_putc(&b, '\n');
-    fputs(b.s, f);
-    sb_free(&b);
-}
-
 static void solve_usage(FILE *f)
 {
     fprintf(f,
@@ -313,150 +215,42 @@ static void solve_usage(FILE *f)
             "Solves the levels of FILE (XSB or SOK, one level or a collection; '-' reads\n"
             "standard input). A result table goes to stderr as levels finish; solutions go\n"
             "to stdout or --output. Every printed solution has been replayed and verified.\n"
-            "\n"
-            "  --level N            solve level N only (1-based position in the file)\n"
-            "  --levels LIST        solve these levels: 1-5,9,12-20\n"
-            "  --output FILE        write solutions to FILE instead of stdout ('-': stdout)\n"
-            "  --format F           sok (default: levels with a Solution section),\n"
-            "                       lurd (one line per level, empty when unsolved),\n"
-            "                       jsonl (one JSON object per level)\n"
-            "  --html FILE          also write a page that plays the solutions (see\n"
-            "                       keeper show --html)\n"
-            "  --optimal pushes     prove the push count optimal (same as --optimal)\n"
-            "  --quiet              no result table, no status line\n"
-            "  --verbose            statistics per level, progress every 5 s\n"
-            "  --progress, --no-progress  a status line while levels run (level, time,\n"
-            "                       positions, rate, memory, strategy; the bound with\n"
-            "                       --optimal), on by default when stderr is a terminal\n"
-            "\n"
-            "search options:\n");
-    options_usage(f);
+            "\n");
+    solve_usage_options(f);
 }
 
 int cmd_solve(int argc, char **argv)
 {
-    options o;
-    options_init(&o);
-    level_sel sel = {.given = 0};
-    const char *file = NULL, *output = NULL, *html = NULL;
-    out_format fmt = FMT_SOK;
-    int fmt_given = 0, quiet = 0, verbose = 0, live = -1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    solve_args a;
+    int prc = solve_parse_args(&a, argc, argv, "solve", 0);
+    if (prc) {
+        solve_args_free(&a);
+        if (prc < 0)
             solve_usage(stdout);
-            return 0;
-        }
-        int used = cli_parse_level_sel(&sel, a, next);
-        if (used < 0)
-            return EXIT_BAD_INPUT;
-        if (used > 0) {
-            i += used - 1;
-            continue;
-        }
-        if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-            quiet = 1;
-            continue;
-        }
-        if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
-            verbose = 1;
-            continue;
-        }
-        if (!strcmp(a, "--progress") || !strcmp(a, "--no-progress")) {
-            live = a[2] != 'n';
-            continue;
-        }
-        if (!strcmp(a, "--html") || !strncmp(a, "--html=", 7)) {
-            html = a[6] == '=' ? a + 7 : next;
-            if (!html || !*html)
-                return cli_usage_error("solve", "--html needs a file name");
-            if (a[6] != '=')
-                i++;
-            continue;
-        }
-        if (!strcmp(a, "--output") || !strcmp(a, "-o") || !strncmp(a, "--output=", 9)) {
-            if (!strncmp(a, "--output=", 9)) {
-                output = a + 9;
-            } else {
-                if (!next)
-                    return cli_usage_error("solve", "%s needs a file name", a);
-                output = next;
-                i++;
-            }
-            continue;
-        }
-        if (!strcmp(a, "--format") || !strncmp(a, "--format=", 9)) {
-            const char *v = a[8] == '=' ? a + 9 : next;
-            if (!v)
-                return cli_usage_error("solve", "--format needs a value");
-            if (a[8] != '=')
-                i++;
-            if (!strcmp(v, "sok"))
-                fmt = FMT_SOK;
-            else if (!strcmp(v, "lurd"))
-                fmt = FMT_LURD;
-            else if (!strcmp(v, "jsonl"))
-                fmt = FMT_JSONL;
-            else
-                return cli_usage_error("solve", "--format: '%s' is not sok, lurd or jsonl", v);
-            fmt_given = 1;
-            continue;
-        }
-        char err[256];
-        used = options_parse(&o, a, next, err, sizeof err);
-        if (used < 0)
-            return cli_usage_error("solve", "%s", err);
-        if (used > 0) {
-            i += used - 1;
-            continue;
-        }
-        if (a[0] == '-' && a[1] != '\0')
-            return cli_usage_error("solve", "unknown option '%s'", a);
-        if (file)
-            return cli_usage_error("solve", "more than one input file ('%s' and '%s')", file, a);
-        file = a;
+        return prc < 0 ? 0 : prc;
     }
-    if (!file)
-        return cli_usage_error("solve", "no input file");
-    if (output && !strcmp(output, "-"))
-        output = NULL; /* --output - is standard output */
-    if (output && !fmt_given) {
-        size_t n = strlen(output);
-        if (n >= 6 && !strcmp(output + n - 6, ".jsonl"))
-            fmt = FMT_JSONL;
-        else if (n >= 5 && !strcmp(output + n - 5, ".lurd"))
-            fmt = FMT_LURD;
-    }
+    const options o = a.o;
+    const char *file = a.files[0];
 
     collection c;
     if (collection_load(&c, file) != 0) {
         fprintf(stderr, "%s\n", c.error);
         collection_free(&c);
+        solve_args_free(&a);
         return EXIT_BAD_INPUT;
     }
-    if (cli_check_level_sel(&sel, &c) != 0) {
+    FILE *out = NULL;
+    if (cli_check_level_sel(&a.sel, &c) != 0 || solve_output_is_input(&a, file) ||
+        !(out = solve_open_output(&a))) {
         collection_free(&c);
+        solve_args_free(&a);
         return EXIT_BAD_INPUT;
-    }
-    FILE *out = stdout;
-    if (output && same_file(output, file)) {
-        collection_free(&c);
-        return cli_usage_error("solve", "--output %s would overwrite the input file", output);
-    }
-    if (output) {
-        out = fopen(output, "w");
-        if (!out) {
-            fprintf(stderr, "%s: error: cannot write: %s\n", output, strerror(errno));
-            collection_free(&c);
-            return EXIT_BAD_INPUT;
-        }
     }
 
     int njobs = 0;
     job *jobs = xcalloc((size_t)c.nlevels, sizeof(job));
     for (int k = 0; k < c.nlevels; k++)
-        if (cli_selected(&sel, c.levels[k].index))
+        if (cli_selected(&a.sel, c.levels[k].index))
             jobs[njobs++].lv = &c.levels[k];
     /* More threads than the levels can use would only wait. */
     int threads = (int)MIN(o.threads, (long long)MAX(njobs, 1) * solve_level_threads(&o));
@@ -467,8 +261,8 @@ int cmd_solve(int argc, char **argv)
     rc.jobs = jobs;
     rc.njobs = njobs;
     rc.mem_per_thread = (uint64_t)o.memory * 1024 * 1024 / (uint64_t)threads;
-    rc.verbose = verbose;
-    rc.live = !quiet && (live == 1 || (live < 0 && cli_stderr_tty()));
+    rc.verbose = a.verbose;
+    rc.live = !a.quiet && (a.live == 1 || (a.live < 0 && cli_stderr_tty()));
     pthread_mutex_init(&rc.pmu, NULL);
     spares_init(&rc.spares, threads, rc.mem_per_thread);
     pthread_mutex_init(&rc.mu, NULL);
@@ -483,38 +277,17 @@ int cmd_solve(int argc, char **argv)
     struct sigaction old_sa;
     sigaction(SIGINT, &sa, &old_sa);
 
-    if (!quiet) {
-        fprintf(stderr, "keeper %s: %s: %d level%s", KEEPER_VERSION, c.name, njobs,
-                njobs == 1 ? "" : "s");
-        if (o.time > 0)
-            fprintf(stderr, ", %g s per level", o.time);
-        static const char *const strategy_name[] = {"A*", "feature-space search",
-                                                    "portfolio of feature-space search and A*",
-                                                    "backward search"};
-        fprintf(stderr, ", %lld MiB, %d thread%s, %s%s\n", o.memory, threads,
-                threads == 1 ? "" : "s",
-                o.search == 1 ? "breadth-first"
-                : o.optimal   ? "A*"
-                              : strategy_name[o.strategy],
-                o.optimal ? ", push-optimal" : "");
-        fprintf(stderr, "%6s  %-20s  %-8s  %9s  %12s  %7s  %6s  %s\n", "level", "title",
-                "result", "time", "nodes", "moves", "pushes", "note");
-    }
-    if (fmt == FMT_SOK && c.nnotes) {
-        for (int i = 0; i < c.nnotes; i++)
-            fprintf(out, "%s\n", c.notes[i].text);
-        fputc('\n', out);
-    }
+    if (!a.quiet)
+        solveout_header(stderr, c.name, njobs, &o, threads);
+    solveout_notes(out, a.fmt, &c);
 
     pthread_t *tids = xcalloc((size_t)threads, sizeof(pthread_t));
     for (int t = 0; t < threads; t++)
         pthread_create(&tids[t], NULL, worker, &rc);
 
     int64_t t0 = timer_now_ns();
-    int solved = 0, unsolved = 0, invalid = 0, skipped = 0;
-    stats total;
-    memset(&total, 0, sizeof total);
-    long total_moves = 0, total_pushes = 0;
+    solve_tally tally;
+    memset(&tally, 0, sizeof tally);
     int write_errno = 0;
     for (int k = 0; k < njobs; k++) {
         job *j = &jobs[k];
@@ -525,63 +298,15 @@ int cmd_solve(int argc, char **argv)
         int done = j->done;
         pthread_mutex_unlock(&rc.mu);
         if (!done) {
-            skipped++;
+            tally.skipped++;
             continue;
         }
-        const solve_result *r = &j->res;
-        if (r->status == RESULT_SOLVED)
-            solved++;
-        else if (r->status == RESULT_INVALID)
-            invalid++;
-        else
-            unsolved++;
-        stats_add(&total, &r->st);
         pthread_mutex_lock(&rc.pmu);
         clear_line(&rc);
-        if (r->status == RESULT_INVALID)
-            fprintf(stderr, "%s\n", r->reason);
-        if (!quiet) {
-            fprintf(stderr, "%6d  ", j->lv->index);
-            print_title(stderr, j->lv->title, 20);
-            fprintf(stderr, "  %-8s  %8.2fs  %12llu  ", result_status_text(r->status), r->seconds,
-                    (unsigned long long)r->st.nodes);
-            if (r->status == RESULT_SOLVED) {
-                fprintf(stderr, "%7ld  %6ld  %s\n", r->metrics.moves, r->metrics.pushes,
-                        r->optimal ? "optimal" : "");
-                total_moves += r->metrics.moves;
-                total_pushes += r->metrics.pushes;
-            } else {
-                fprintf(stderr, "%7s  %6s  %s", "-", "-",
-                        r->status == RESULT_INVALID ? "invalid level" : r->reason);
-                if (r->lower_bound >= 0)
-                    fprintf(stderr, ", at least %ld pushes", r->lower_bound);
-                fputc('\n', stderr);
-            }
-            if (verbose) {
-                print_counters(stderr, "        ", &r->st, r->seconds);
-                for (int i = 0; i < r->nmembers; i++) {
-                    const member_report *mr = &r->members[i];
-                    fprintf(stderr,
-                            "        member %-10s %6.2f s  %10llu positions  %9llu expanded",
-                            mr->name, mr->seconds, (unsigned long long)mr->st.nodes,
-                            (unsigned long long)mr->st.expanded);
-                    if (mr->st.cells)
-                        fprintf(stderr, "  %5llu cells", (unsigned long long)mr->st.cells);
-                    if (mr->st.meetings)
-                        fprintf(stderr, "  %llu meeting%s", (unsigned long long)mr->st.meetings,
-                                mr->st.meetings == 1 ? "" : "s");
-                    fputc('\n', stderr);
-                }
-            }
-        }
+        solveout_row(stderr, j->lv, &j->res, a.quiet, a.verbose, &tally);
         fflush(stderr);
         pthread_mutex_unlock(&rc.pmu);
-        if (fmt == FMT_JSONL)
-            write_json(out, j->lv, r);
-        else if (fmt == FMT_LURD)
-            fprintf(out, "%s\n", r->lurd ? r->lurd : "");
-        else
-            write_sok(out, j->lv, r);
+        solveout_level(out, a.fmt, j->lv, &j->res);
         if (fflush(out) != 0 && !write_errno)
             write_errno = errno;
     }
@@ -591,54 +316,23 @@ int cmd_solve(int argc, char **argv)
     pthread_mutex_lock(&rc.pmu);
     clear_line(&rc);
     pthread_mutex_unlock(&rc.pmu);
-    if (!quiet) {
-        fprintf(stderr, "%6s  solved %d/%d", "total", solved, njobs);
-        if (unsolved)
-            fprintf(stderr, ", unsolved %d", unsolved);
-        if (invalid)
-            fprintf(stderr, ", invalid %d", invalid);
-        if (skipped)
-            fprintf(stderr, ", not started %d", skipped);
-        fprintf(stderr, ", %.2f s, %llu nodes, %ld moves, %ld pushes%s\n", elapsed,
-                (unsigned long long)total.nodes, total_moves, total_pushes,
-                atomic_load(&interrupted) ? " (interrupted)" : "");
-    }
+    if (!a.quiet)
+        solveout_total(stderr, &tally, njobs, elapsed, atomic_load(&interrupted));
     sigaction(SIGINT, &old_sa, NULL);
-    /* A failed write may have happened at any earlier fflush; the stream's
-     * error flag remembers it, fclose alone would not report it. */
-    if (fflush(out) != 0 && !write_errno)
-        write_errno = errno;
-    int bad_out = ferror(out) || write_errno;
-    if (output && fclose(out) != 0 && !bad_out) {
-        bad_out = 1;
-        write_errno = errno;
-    }
-    if (bad_out)
-        fprintf(stderr, "%s: error: write failed: %s\n", output ? output : "(standard output)",
-                write_errno ? strerror(write_errno) : "I/O error");
-    if (html) {
-        /* the levels that ran, with the solutions found (replayed) */
-        html_level *hl = xcalloc((size_t)njobs + 1, sizeof(html_level));
-        movelist *mv = xcalloc((size_t)njobs + 1, sizeof(movelist));
+    int bad_out = solveout_close(out, a.output, write_errno) != 0;
+    if (a.html) {
+        const level **lv = xcalloc((size_t)njobs + 1, sizeof *lv);
+        const solve_result **res = xcalloc((size_t)njobs + 1, sizeof *res);
         int n = 0;
-        for (int k = 0; k < njobs; k++) {
-            const job *j = &jobs[k];
-            if (!j->done || j->lv->error)
-                continue;
-            hl[n].lv = j->lv;
-            char err[160];
-            moves_init(&mv[n]);
-            if (j->res.status == RESULT_SOLVED && j->res.lurd &&
-                lurd_decode(j->res.lurd, &mv[n], err, sizeof err) == 0)
-                hl[n].mv = &mv[n];
-            n++;
-        }
-        if (html_write_file(html, c.name, hl, n, quiet) != 0)
+        for (int k = 0; k < njobs; k++)
+            if (jobs[k].done) {
+                lv[n] = jobs[k].lv;
+                res[n++] = &jobs[k].res;
+            }
+        if (solveout_html(a.html, c.name, lv, res, n, a.quiet) != 0)
             bad_out = 1;
-        for (int k = 0; k < n; k++)
-            moves_free(&mv[k]);
-        free(mv);
-        free(hl);
+        free(lv);
+        free(res);
     }
     for (int k = 0; k < njobs; k++)
         solve_result_free(&jobs[k].res);
@@ -649,9 +343,6 @@ int cmd_solve(int argc, char **argv)
     pthread_cond_destroy(&rc.cv);
     spares_destroy(&rc.spares);
     collection_free(&c);
-    if (invalid || bad_out)
-        return EXIT_BAD_INPUT;
-    if (unsolved || skipped)
-        return EXIT_SOME_FAILED;
-    return EXIT_ALL_OK;
+    solve_args_free(&a);
+    return solveout_exit(&tally, bad_out);
 }

@@ -3,6 +3,7 @@
  * Which solutions it reads, and from where: solread.h. */
 #include "cli.h"
 #include "solread.h"
+#include "verify.h"
 #include "../core/board.h"
 #include "../core/solution.h"
 #include "../analysis/distance.h"
@@ -14,9 +15,208 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---------------------------------------------------------------- one */
+
+void verify_item(const vitem *it, const verify_flags *f, strbuf *out, strbuf *err,
+                 verify_outcome *vo)
+{
+    const level *lv = it->lv;
+    memset(vo, 0, sizeof *vo);
+    strbuf b;
+    sb_init(&b);
+    const char *status;
+    char reason[320] = "";
+    replay_result rr;
+    memset(&rr, 0, sizeof rr);
+    int have_metrics = 0, audited = 0;
+    audit_report ar;
+    memset(&ar, 0, sizeof ar);
+    if (lv->error) {
+        /* The caller reports the level's own error. */
+        status = "invalid";
+        snprintf(reason, sizeof reason, "the level is invalid: %s", lv->error);
+    } else {
+        board bd;
+        board_build(&bd, lv);
+        movelist mv;
+        moves_init(&mv);
+        char msg[160];
+        if (lurd_decode(it->moves, &mv, msg, sizeof msg) != 0) {
+            status = "invalid";
+            snprintf(reason, sizeof reason, "%s", msg);
+        } else {
+            solution_replay(&bd, &mv, &rr);
+            have_metrics = 1;
+            if (rr.solved) {
+                status = "valid";
+                if ((it->claim_moves >= 0 && it->claim_moves != rr.m.moves) ||
+                    (it->claim_pushes >= 0 && it->claim_pushes != rr.m.pushes)) {
+                    status = "invalid";
+                    snprintf(reason, sizeof reason,
+                             "claims %ld moves and %ld pushes; the replay gives %ld and %ld",
+                             it->claim_moves, it->claim_pushes, rr.m.moves, rr.m.pushes);
+                }
+                if (f->audit && !strcmp(status, "valid") && distance_analyze(&bd) == 0 &&
+                    audit_solution(&bd, &mv, &ar) == 0) {
+                    audited = 1;
+                    vo->audit_pushes = ar.pushes;
+                }
+            } else if (rr.legal && it->saved_game) {
+                status = "saved game";
+                snprintf(reason, sizeof reason, "%s", rr.reason);
+            } else {
+                status = "invalid";
+                snprintf(reason, sizeof reason, "%s%s",
+                         rr.legal ? "does not solve the level: " : "", rr.reason);
+            }
+        }
+        moves_free(&mv);
+        board_free(&bd);
+    }
+    int invalid = 0;
+    if (!strcmp(status, "valid")) {
+        vo->kind = 0;
+    } else if (!strcmp(status, "saved game")) {
+        vo->kind = 1;
+    } else {
+        vo->kind = 2;
+        invalid = 1;
+    }
+    /* "SRC:LINE: level N "title", section S "title"" */
+    strbuf where;
+    sb_init(&where);
+    sb_printf(&where, "%s:%d: ", it->src, it->line);
+    if (invalid)
+        sb_puts(&where, "error: ");
+    sb_printf(&where, "level %d", lv->index);
+    if (lv->title[0])
+        sb_printf(&where, " \"%s\"", lv->title);
+    sb_printf(&where, ", section %d", it->section);
+    if (it->title)
+        sb_printf(&where, " \"%s\"", it->title);
+    if (f->jsonl) {
+        sb_printf(&b, "{\"index\":%d,\"title\":", lv->index);
+        sb_json_string(&b, lv->title);
+        sb_printf(&b, ",\"section\":%d,\"section_title\":", it->section);
+        if (it->title)
+            sb_json_string(&b, it->title);
+        else
+            sb_puts(&b, "null");
+        sb_puts(&b, ",\"file\":");
+        sb_json_string(&b, it->src);
+        sb_printf(&b, ",\"line\":%d,\"status\":", it->line);
+        sb_json_string(&b, status);
+        sb_puts(&b, ",\"reason\":");
+        sb_json_string(&b, reason);
+        if (have_metrics)
+            sb_printf(&b,
+                      ",\"moves\":%ld,\"pushes\":%ld,\"box_lines\":%ld,\"box_changes\":%ld,"
+                      "\"pushing_sessions\":%ld,\"player_lines\":%ld",
+                      rr.m.moves, rr.m.pushes, rr.m.box_lines, rr.m.box_changes,
+                      rr.m.pushing_sessions, rr.m.player_lines);
+        if (have_metrics && !rr.legal)
+            sb_printf(&b, ",\"fail_step\":%ld", rr.fail_step);
+        if (audited) {
+            sb_printf(&b, ",\"audit\":{\"false_verdicts\":%ld", audit_false_verdicts(&ar));
+            for (int d = 0; d < AUDIT_N; d++)
+                if (ar.dead[d])
+                    sb_printf(&b, ",\"%s\":{\"dead\":%ld,\"first_push\":%ld}", audit_name[d],
+                              ar.dead[d], ar.first[d]);
+            sb_printf(&b,
+                      ",\"plan_steps\":%d,\"packed_start\":%d,\"packed_best\":%d,"
+                      "\"packed_best_push\":%ld,\"packed_final\":%d,\"packed_low_longest\":%ld,"
+                      "\"packed_low_from\":%ld",
+                      ar.plan_steps, ar.packed_start, ar.packed_best, ar.packed_best_push,
+                      ar.packed_final, ar.packed_low_longest, ar.packed_low_from);
+            sb_puts(&b, ",\"packed_first\":[");
+            for (int k = 0; k <= ar.packed_best && k <= AUDIT_MAX_PACKED; k++)
+                sb_printf(&b, "%s%ld", k ? "," : "", ar.packed_first[k]);
+            sb_puts(&b, "]}");
+        }
+        sb_puts(&b, "}\n");
+        sb_puts(out, b.s);
+    }
+    /* Text: valid solutions and saved games on stdout, invalid ones on
+     * stderr as errors. JSON lines: every solution on stdout, and the
+     * invalid ones also on stderr. */
+    if ((!f->jsonl && (!f->quiet || invalid)) || (f->jsonl && invalid && !lv->error)) {
+        sb_clear(&b);
+        sb_puts(&b, where.s);
+        sb_printf(&b, ": %s", status);
+        if (reason[0])
+            sb_printf(&b, ": %s", reason);
+        if (have_metrics && (rr.legal || rr.m.moves))
+            sb_printf(&b,
+                      "%s%ld moves, %ld pushes, %ld box lines, %ld box changes, "
+                      "%ld pushing sessions, %ld player lines",
+                      reason[0] ? "; " : ": ", rr.m.moves, rr.m.pushes, rr.m.box_lines,
+                      rr.m.box_changes, rr.m.pushing_sessions, rr.m.player_lines);
+        sb_putc(&b, '\n');
+        sb_puts(invalid ? err : out, b.s);
+    }
+    if (audited) {
+        long nf = audit_false_verdicts(&ar);
+        if (nf) {
+            vo->audit_failed = 1;
+            for (int d = 0; d < AUDIT_N; d++)
+                if (ar.dead[d])
+                    sb_printf(err,
+                            "%s: error: audit: %s (%s) calls %ld of the solution's positions "
+                            "dead, the first after push %ld\n",
+                            where.s, audit_name[d], audit_desc[d], ar.dead[d], ar.first[d]);
+        }
+        if (!f->jsonl && !f->quiet) {
+            char plan[64];
+            if (ar.plan_steps)
+                snprintf(plan, sizeof plan, "plan of %d steps", ar.plan_steps);
+            else
+                snprintf(plan, sizeof plan, "no plan");
+            sb_printf(out, "%s: audit: %ld pushes, %ld false deadlock verdicts; packed (%s) %d at "
+                   "the start, at most %d (first after push %ld), %d at the end; longest "
+                   "fall below the best so far: %ld pushes from push %ld\n",
+                   where.s, ar.pushes, nf, plan, ar.packed_start, ar.packed_best,
+                   ar.packed_best_push, ar.packed_final, ar.packed_low_longest,
+                   ar.packed_low_from);
+        }
+    }
+    sb_free(&where);
+    sb_free(&b);
+}
+
+void verify_count(verify_tally *t, const vitem *it, const verify_outcome *vo, int *has_solution)
+{
+    if (vo->kind == 0) {
+        t->nvalid++;
+        has_solution[it->lv->index] = 1;
+    } else if (vo->kind == 1) {
+        t->nsaved++;
+    } else {
+        t->ninvalid++;
+    }
+    t->naudit_pushes += vo->audit_pushes;
+    t->naudit_failed += vo->audit_failed;
+}
+
+void verify_summary(FILE *f, const verify_tally *t, const collection *c, const level_sel *sel,
+                    const int *has_solution, int audit)
+{
+    int without = 0;
+    for (int k = 0; k < c->nlevels; k++)
+        if (cli_selected(sel, c->levels[k].index) && !has_solution[c->levels[k].index])
+            without++;
+    int n = t->nvalid + t->ninvalid + t->nsaved;
+    fprintf(f, "keeper: %d solution%s: %d valid, %d invalid, %d saved game%s; %d level%s "
+               "without a valid solution\n",
+            n, n == 1 ? "" : "s", t->nvalid, t->ninvalid, t->nsaved, t->nsaved == 1 ? "" : "s",
+            without, without == 1 ? "" : "s");
+    if (audit)
+        fprintf(f, "keeper: audit: %ld pushes, %d solution%s with a false deadlock verdict\n",
+                t->naudit_pushes, t->naudit_failed, t->naudit_failed == 1 ? "" : "s");
+}
+
 /* ------------------------------------------------------------- command */
 
-static void verify_usage(FILE *f)
+void verify_usage(FILE *f)
 {
     fprintf(f,
             "usage: keeper verify FILE [SOLUTIONS] [OPTIONS]\n"
@@ -41,60 +241,73 @@ static void verify_usage(FILE *f)
             "some detector called a solution's position dead), 2 bad input.\n");
 }
 
-int cmd_verify(int argc, char **argv)
+int verify_parse_args(verify_args *a, int argc, char **argv)
 {
-    const char *file = NULL, *solfile = NULL;
-    level_sel sel = {.given = 0};
-    int jsonl = 0, quiet = 0, audit = 0;
+    memset(a, 0, sizeof *a);
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
+        const char *s = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            verify_usage(stdout);
-            return 0;
-        }
-        int used = cli_parse_level_sel(&sel, a, next);
+        if (!strcmp(s, "--help") || !strcmp(s, "-h"))
+            return -1;
+        int used = cli_parse_level_sel(&a->sel, s, next);
         if (used < 0)
             return EXIT_BAD_INPUT;
         if (used > 0) {
             i += used - 1;
             continue;
         }
-        if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-            quiet = 1;
+        if (!strcmp(s, "--quiet") || !strcmp(s, "-q")) {
+            a->f.quiet = 1;
             continue;
         }
-        if (!strcmp(a, "--audit")) {
-            audit = 1;
+        if (!strcmp(s, "--audit")) {
+            a->f.audit = 1;
             continue;
         }
-        if (!strcmp(a, "--format") || !strncmp(a, "--format=", 9)) {
-            const char *v = a[8] == '=' ? a + 9 : next;
+        if (!strcmp(s, "--format") || !strncmp(s, "--format=", 9)) {
+            const char *v = s[8] == '=' ? s + 9 : next;
             if (!v)
                 return cli_usage_error("verify", "--format needs a value");
-            if (a[8] != '=')
+            if (s[8] != '=')
                 i++;
             if (!strcmp(v, "jsonl"))
-                jsonl = 1;
+                a->f.jsonl = 1;
             else if (!strcmp(v, "text"))
-                jsonl = 0;
+                a->f.jsonl = 0;
             else
                 return cli_usage_error("verify", "--format: '%s' is not text or jsonl", v);
             continue;
         }
-        if (a[0] == '-' && a[1] != '\0')
-            return cli_usage_error("verify", "unknown option '%s'", a);
-        if (!file)
-            file = a;
-        else if (!solfile)
-            solfile = a;
+        if (s[0] == '-' && s[1] != '\0')
+            return cli_usage_error("verify", "unknown option '%s'", s);
+        if (!a->file)
+            a->file = s;
+        else if (!a->solfile)
+            a->solfile = s;
         else
-            return cli_usage_error("verify", "too many files ('%s')", a);
+            return cli_usage_error("verify", "too many files ('%s')", s);
     }
-    if (!file)
+    if (!a->file)
         return cli_usage_error("verify", "no input file");
-    if (solfile && !strcmp(file, "-") && !strcmp(solfile, "-"))
+    if (a->solfile && !strcmp(a->file, "-") && !strcmp(a->solfile, "-"))
         return cli_usage_error("verify", "FILE and SOLUTIONS cannot both be standard input");
+    return 0;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+    verify_args va;
+    int prc = verify_parse_args(&va, argc, argv);
+    if (prc < 0) {
+        verify_usage(stdout);
+        return 0;
+    }
+    if (prc)
+        return prc;
+    const char *file = va.file, *solfile = va.solfile;
+    level_sel sel = va.sel;
+    const verify_flags vf = va.f;
+    const int audit = vf.audit;
 
     collection c;
     if (collection_load(&c, file) != 0) {
@@ -121,8 +334,9 @@ int cmd_verify(int argc, char **argv)
     }
 
     /* A malformed level is bad input even when no solution refers to it. */
-    int nvalid = 0, ninvalid = 0, nsaved = 0, nbadlevel = 0, naudit_failed = 0;
-    long naudit_pushes = 0;
+    int nbadlevel = 0;
+    verify_tally vt;
+    memset(&vt, 0, sizeof vt);
     for (int k = 0; k < c.nlevels; k++) {
         if (c.levels[k].error && cli_selected(&sel, c.levels[k].index)) {
             fprintf(stderr, "%s\n", c.levels[k].error);
@@ -130,188 +344,30 @@ int cmd_verify(int argc, char **argv)
         }
     }
     int *has_solution = xcalloc((size_t)c.nlevels + 1, sizeof(int));
-    strbuf b;
-    sb_init(&b);
+    strbuf out, err;
+    sb_init(&out);
+    sb_init(&err);
     for (int i = 0; i < items.n; i++) {
-        vitem *it = &items.v[i];
-        const level *lv = it->lv;
-        if (!cli_selected(&sel, lv->index))
+        const vitem *it = &items.v[i];
+        if (!cli_selected(&sel, it->lv->index))
             continue;
-        sb_clear(&b);
-        const char *status;
-        char reason[320] = "";
-        replay_result rr;
-        memset(&rr, 0, sizeof rr);
-        int have_metrics = 0, audited = 0;
-        audit_report ar;
-        memset(&ar, 0, sizeof ar);
-        if (lv->error) {
-            /* The level's own error is already reported above. */
-            status = "invalid";
-            snprintf(reason, sizeof reason, "the level is invalid: %s", lv->error);
-        } else {
-            board bd;
-            board_build(&bd, lv);
-            movelist mv;
-            moves_init(&mv);
-            char err[160];
-            if (lurd_decode(it->moves, &mv, err, sizeof err) != 0) {
-                status = "invalid";
-                snprintf(reason, sizeof reason, "%s", err);
-            } else {
-                solution_replay(&bd, &mv, &rr);
-                have_metrics = 1;
-                if (rr.solved) {
-                    status = "valid";
-                    if ((it->claim_moves >= 0 && it->claim_moves != rr.m.moves) ||
-                        (it->claim_pushes >= 0 && it->claim_pushes != rr.m.pushes)) {
-                        status = "invalid";
-                        snprintf(reason, sizeof reason,
-                                 "claims %ld moves and %ld pushes; the replay gives %ld and %ld",
-                                 it->claim_moves, it->claim_pushes, rr.m.moves, rr.m.pushes);
-                    }
-                    if (audit && !strcmp(status, "valid") && distance_analyze(&bd) == 0 &&
-                        audit_solution(&bd, &mv, &ar) == 0) {
-                        audited = 1;
-                        naudit_pushes += ar.pushes;
-                    }
-                } else if (rr.legal && it->saved_game) {
-                    status = "saved game";
-                    snprintf(reason, sizeof reason, "%s", rr.reason);
-                } else {
-                    status = "invalid";
-                    snprintf(reason, sizeof reason, "%s%s",
-                             rr.legal ? "does not solve the level: " : "", rr.reason);
-                }
-            }
-            moves_free(&mv);
-            board_free(&bd);
-        }
-        int invalid = 0;
-        if (!strcmp(status, "valid")) {
-            nvalid++;
-            has_solution[lv->index] = 1;
-        } else if (!strcmp(status, "saved game")) {
-            nsaved++;
-        } else {
-            ninvalid++;
-            invalid = 1;
-        }
-        /* "SRC:LINE: level N "title", section S "title"" */
-        strbuf where;
-        sb_init(&where);
-        sb_printf(&where, "%s:%d: ", it->src, it->line);
-        if (invalid)
-            sb_puts(&where, "error: ");
-        sb_printf(&where, "level %d", lv->index);
-        if (lv->title[0])
-            sb_printf(&where, " \"%s\"", lv->title);
-        sb_printf(&where, ", section %d", it->section);
-        if (it->title)
-            sb_printf(&where, " \"%s\"", it->title);
-        if (jsonl) {
-            sb_printf(&b, "{\"index\":%d,\"title\":", lv->index);
-            sb_json_string(&b, lv->title);
-            sb_printf(&b, ",\"section\":%d,\"section_title\":", it->section);
-            if (it->title)
-                sb_json_string(&b, it->title);
-            else
-                sb_puts(&b, "null");
-            sb_puts(&b, ",\"file\":");
-            sb_json_string(&b, it->src);
-            sb_printf(&b, ",\"line\":%d,\"status\":", it->line);
-            sb_json_string(&b, status);
-            sb_puts(&b, ",\"reason\":");
-            sb_json_string(&b, reason);
-            if (have_metrics)
-                sb_printf(&b,
-                          ",\"moves\":%ld,\"pushes\":%ld,\"box_lines\":%ld,\"box_changes\":%ld,"
-                          "\"pushing_sessions\":%ld,\"player_lines\":%ld",
-                          rr.m.moves, rr.m.pushes, rr.m.box_lines, rr.m.box_changes,
-                          rr.m.pushing_sessions, rr.m.player_lines);
-            if (have_metrics && !rr.legal)
-                sb_printf(&b, ",\"fail_step\":%ld", rr.fail_step);
-            if (audited) {
-                sb_printf(&b, ",\"audit\":{\"false_verdicts\":%ld", audit_false_verdicts(&ar));
-                for (int d = 0; d < AUDIT_N; d++)
-                    if (ar.dead[d])
-                        sb_printf(&b, ",\"%s\":{\"dead\":%ld,\"first_push\":%ld}", audit_name[d],
-                                  ar.dead[d], ar.first[d]);
-                sb_printf(&b,
-                          ",\"plan_steps\":%d,\"packed_start\":%d,\"packed_best\":%d,"
-                          "\"packed_best_push\":%ld,\"packed_final\":%d,\"packed_low_longest\":%ld,"
-                          "\"packed_low_from\":%ld",
-                          ar.plan_steps, ar.packed_start, ar.packed_best, ar.packed_best_push,
-                          ar.packed_final, ar.packed_low_longest, ar.packed_low_from);
-                sb_puts(&b, ",\"packed_first\":[");
-                for (int k = 0; k <= ar.packed_best && k <= AUDIT_MAX_PACKED; k++)
-                    sb_printf(&b, "%s%ld", k ? "," : "", ar.packed_first[k]);
-                sb_puts(&b, "]}");
-            }
-            sb_puts(&b, "}\n");
-            fputs(b.s, stdout);
-        }
-        /* Text: valid solutions and saved games on stdout, invalid ones on
-         * stderr as errors. JSON lines: every solution on stdout, and the
-         * invalid ones also on stderr. */
-        if ((!jsonl && (!quiet || invalid)) || (jsonl && invalid && !lv->error)) {
-            sb_clear(&b);
-            sb_puts(&b, where.s);
-            sb_printf(&b, ": %s", status);
-            if (reason[0])
-                sb_printf(&b, ": %s", reason);
-            if (have_metrics && (rr.legal || rr.m.moves))
-                sb_printf(&b,
-                          "%s%ld moves, %ld pushes, %ld box lines, %ld box changes, "
-                          "%ld pushing sessions, %ld player lines",
-                          reason[0] ? "; " : ": ", rr.m.moves, rr.m.pushes, rr.m.box_lines,
-                          rr.m.box_changes, rr.m.pushing_sessions, rr.m.player_lines);
-            sb_putc(&b, '\n');
-            fputs(b.s, invalid ? stderr : stdout);
-        }
-        if (audited) {
-            long nf = audit_false_verdicts(&ar);
-            if (nf) {
-                naudit_failed++;
-                for (int d = 0; d < AUDIT_N; d++)
-                    if (ar.dead[d])
-                        fprintf(stderr,
-                                "%s: error: audit: %s (%s) calls %ld of the solution's positions "
-                                "dead, the first after push %ld\n",
-                                where.s, audit_name[d], audit_desc[d], ar.dead[d], ar.first[d]);
-            }
-            if (!jsonl && !quiet) {
-                char plan[64];
-                if (ar.plan_steps)
-                    snprintf(plan, sizeof plan, "plan of %d steps", ar.plan_steps);
-                else
-                    snprintf(plan, sizeof plan, "no plan");
-                printf("%s: audit: %ld pushes, %ld false deadlock verdicts; packed (%s) %d at "
-                       "the start, at most %d (first after push %ld), %d at the end; longest "
-                       "fall below the best so far: %ld pushes from push %ld\n",
-                       where.s, ar.pushes, nf, plan, ar.packed_start, ar.packed_best,
-                       ar.packed_best_push, ar.packed_final, ar.packed_low_longest,
-                       ar.packed_low_from);
-            }
-        }
-        sb_free(&where);
+        sb_clear(&out);
+        sb_clear(&err);
+        verify_outcome vo;
+        verify_item(it, &vf, &out, &err, &vo);
+        if (out.len)
+            fwrite(out.s, 1, out.len, stdout);
+        if (err.len)
+            fwrite(err.s, 1, err.len, stderr);
+        verify_count(&vt, it, &vo, has_solution);
     }
-    int without = 0;
-    for (int k = 0; k < c.nlevels; k++)
-        if (cli_selected(&sel, c.levels[k].index) && !has_solution[c.levels[k].index])
-            without++;
-    fprintf(stderr, "keeper: %d solution%s: %d valid, %d invalid, %d saved game%s; %d level%s "
-                    "without a valid solution\n",
-            nvalid + ninvalid + nsaved, nvalid + ninvalid + nsaved == 1 ? "" : "s", nvalid,
-            ninvalid, nsaved, nsaved == 1 ? "" : "s", without, without == 1 ? "" : "s");
-    if (audit)
-        fprintf(stderr, "keeper: audit: %ld pushes, %d solution%s with a false deadlock verdict\n",
-                naudit_pushes, naudit_failed, naudit_failed == 1 ? "" : "s");
-    sb_free(&b);
+    verify_summary(stderr, &vt, &c, &sel, has_solution, audit);
+    sb_free(&out);
+    sb_free(&err);
     free(has_solution);
     sol_list_free(&items);
     collection_free(&c);
     if (rc || nbadlevel)
         return EXIT_BAD_INPUT;
-    return ninvalid || naudit_failed ? EXIT_SOME_FAILED : EXIT_ALL_OK;
+    return vt.ninvalid || vt.naudit_failed ? EXIT_SOME_FAILED : EXIT_ALL_OK;
 }

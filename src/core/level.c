@@ -658,14 +658,15 @@ void collection_parse(collection *c, const char *name, const char *data, size_t 
     free(L);
 }
 
-int collection_load(collection *c, const char *path)
+int collection_read(const char *path, char **data_out, size_t *n_out, char **error)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    *data_out = NULL;
+    *n_out = 0;
+    *error = NULL;
     if (!f) {
-        memset(c, 0, sizeof *c);
-        c->name = xstrdup(name);
-        c->error = xasprintf("%s: error: cannot open: %s", name, strerror(errno));
+        *error = xasprintf("%s: error: cannot open: %s", name, strerror(errno));
         return -1;
     }
     size_t cap = 1 << 16, n = 0;
@@ -676,9 +677,7 @@ int collection_load(collection *c, const char *path)
                 if (f != stdin)
                     fclose(f);
                 free(data);
-                memset(c, 0, sizeof *c);
-                c->name = xstrdup(name);
-                c->error = xasprintf("%s: error: file larger than 1 GiB", name);
+                *error = xasprintf("%s: error: file larger than 1 GiB", name);
                 return -1;
             }
             cap *= 2;
@@ -694,9 +693,23 @@ int collection_load(collection *c, const char *path)
         fclose(f);
     if (bad) {
         free(data);
+        *error = xasprintf("%s: error: read error", name);
+        return -1;
+    }
+    *data_out = data;
+    *n_out = n;
+    return 0;
+}
+
+int collection_load(collection *c, const char *path)
+{
+    const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    char *data, *error;
+    size_t n;
+    if (collection_read(path, &data, &n, &error) != 0) {
         memset(c, 0, sizeof *c);
         c->name = xstrdup(name);
-        c->error = xasprintf("%s: error: read error", name);
+        c->error = error;
         return -1;
     }
     collection_parse(c, name, data, n);

@@ -77,6 +77,10 @@ typedef struct collection {
  * that cannot be read or holds no level sets c->error. Returns 0 when the
  * file was read and holds at least one level (some may still be invalid). */
 int collection_load(collection *c, const char *path);
+/* The bytes of a file ("-" is standard input), for collection_parse with
+ * the name "<stdin>" for "-": 0 with *data (free it) and *n, or -1 with
+ * *error ("FILE: error: ...", free it). */
+int collection_read(const char *path, char **data, size_t *n, char **error);
 /* Parses `data` (n bytes, need not be NUL-terminated); `name` is used in
  * messages. */
 void collection_parse(collection *c, const char *name, const char *data, size_t n);
