@@ -122,8 +122,10 @@ demo: build/release/keeper
 	build/release/keeper optimize build/demo-solutions.sok --time 5 --format sok --output build/demo-optimized.sok
 	@echo "optimized solutions written to build/demo-optimized.sok"
 	build/release/keeper verify build/demo-optimized.sok --quiet
+	build/release/keeper solve levels/demo-hard.xsb --time 30 --format sok --output build/demo-hard-solutions.sok --html build/demo-hard.html
+	build/release/keeper verify levels/demo-hard.xsb build/demo-hard-solutions.sok --quiet
 	build/release/keeper show build/demo-optimized.sok --html build/demo.html
-	@echo "open build/demo.html in a browser to watch the solutions played"
+	@echo "open build/demo.html and build/demo-hard.html in a browser to watch the solutions played"
 
 bench: build/release/keeper
 	build/release/keeper bench
