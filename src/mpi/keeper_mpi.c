@@ -16,6 +16,8 @@
  * solve does). TAG_RESULT (worker to rank 0): the job id, then the reply
  * (solve: the solve_result and its strings; verify: the outcome and the
  * text). TAG_ALIVE (worker to rank 0, empty): a heartbeat every second.
+ * TAG_DONE (rank 0 to each live worker, one byte): every reply is in; 1
+ * when a rank was lost, so that no rank waits in MPI_Finalize for it.
  * The ranks run the same binary: structs travel as bytes.
  *
  * Every rank's main thread does all MPI calls (MPI_THREAD_FUNNELED); the
@@ -48,7 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { TAG_JOB = 1, TAG_STOP = 2, TAG_RESULT = 3, TAG_ALIVE = 4 };
+enum { TAG_JOB = 1, TAG_STOP = 2, TAG_RESULT = 3, TAG_ALIVE = 4, TAG_DONE = 5 };
 
 /* ------------------------------------------------------ work, any rank */
 
@@ -229,8 +231,10 @@ static void serve(work *w, int me)
             break;
         int flag = 0;
         MPI_Status st;
-        if (MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS)
-            break; /* rank 0 is gone */
+        if (MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS) {
+            stop = 2; /* rank 0 is gone */
+            break;
+        }
         if (flag) {
             int n = 0;
             MPI_Get_count(&st, MPI_CHAR, &n);
@@ -238,6 +242,7 @@ static void serve(work *w, int me)
             if (MPI_Recv(buf, n, MPI_CHAR, 0, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
                 MPI_SUCCESS) {
                 free(buf);
+                stop = 2;
                 break;
             }
             if (st.MPI_TAG == TAG_STOP) {
@@ -263,6 +268,14 @@ static void serve(work *w, int me)
     }
     sb_free(&msg);
     pool_finish(&p);
+    /* The end: rank 0 says whether some rank was lost, in which case this
+     * rank leaves without MPI_Finalize too (it would wait for the lost
+     * rank forever). A failed send means rank 0 is gone: leave as well. */
+    char any_lost = 1;
+    if (stop != 2)
+        MPI_Recv(&any_lost, 1, MPI_CHAR, 0, TAG_DONE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (any_lost)
+        w->lost = 1;
 }
 
 /* Rank 0's view of the ranks. */
@@ -466,6 +479,12 @@ static void coordinate(work *w, int size)
     }
     sb_free(&msg);
     pool_finish(&p);
+    /* The end, to every live rank: whether a rank was lost (then none may
+     * call MPI_Finalize). */
+    char any_lost = w->lost > 0;
+    for (int r = 1; r < size; r++)
+        if (alive[r])
+            MPI_Send(&any_lost, 1, MPI_CHAR, r, TAG_DONE, MPI_COMM_WORLD);
     /* Every job has its reply, so every send to a live rank is complete;
      * those to lost ranks are left (the program leaves without
      * MPI_Finalize then). */
