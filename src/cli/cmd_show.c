@@ -222,7 +222,6 @@ static int write_html(const collection *c, const level_sel *sel, const char *sol
     int ninvalid = sol_best(&items, c, sel, OPT_MOVES, best, m);
     sol_list_free(&items);
     html_level *hl = xcalloc((size_t)c->nlevels + 1, sizeof(html_level));
-    movelist *mv = xcalloc((size_t)c->nlevels + 1, sizeof(movelist));
     int n = 0, nbad = 0;
     for (int k = 0; k < c->nlevels; k++) {
         const level *lv = &c->levels[k];
@@ -234,25 +233,14 @@ static int write_html(const collection *c, const level_sel *sel, const char *sol
             continue;
         }
         hl[n].lv = lv;
-        if (best[k]) {
-            char err[160];
-            moves_init(&mv[n]);
-            /* best[k] was replayed by sol_best: its letter case is right */
-            if (lurd_decode(best[k], &mv[n], err, sizeof err) == 0) {
-                hl[n].mv = &mv[n];
-            }
-        }
-        n++;
+        hl[n++].lurd = best[k]; /* replayed by sol_best */
     }
     if (html_write_file(out, c->name, hl, n, 0) != 0)
         rc = EXIT_BAD_INPUT;
-    for (int k = 0; k < c->nlevels; k++) {
+    for (int k = 0; k < c->nlevels; k++)
         free(best[k]);
-        moves_free(&mv[k]);
-    }
     free(best);
     free(m);
-    free(mv);
     free(hl);
     if (rc)
         return rc;

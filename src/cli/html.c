@@ -25,23 +25,20 @@ static void js_string(strbuf *out, const char *s)
     sb_free(&t);
 }
 
-/* Moves as run-length LURD: a run of three or more equal letters is
+/* Plain LURD as run-length LURD: a run of three or more equal letters is
  * written as its count and the letter ("4R"). */
-static void rle_moves(strbuf *out, const movelist *mv)
+static void rle_moves(strbuf *out, const char *lurd)
 {
-    static const char L[] = "lurdLURD";
     sb_putc(out, '"');
-    for (int i = 0; i < mv->n;) {
-        int j = i;
-        while (j < mv->n && mv->m[j] == mv->m[i])
-            j++;
-        char c = L[(mv->m[i] & 3) + ((mv->m[i] & MOVE_PUSH) ? 4 : 0)];
-        if (j - i >= 3)
-            sb_printf(out, "%d%c", j - i, c);
+    for (const char *p = lurd; *p;) {
+        const char *q = p;
+        while (*q == *p)
+            q++;
+        if (q - p >= 3)
+            sb_printf(out, "%d%c", (int)(q - p), *p);
         else
-            for (int k = i; k < j; k++)
-                sb_putc(out, c);
-        i = j;
+            sb_putn(out, p, (size_t)(q - p));
+        p = q;
     }
     sb_putc(out, '"');
 }
@@ -245,12 +242,12 @@ void html_page(strbuf *out, const char *title, const html_level *levels, int n)
         }
         sb_free(&bd);
         sb_putc(out, ']');
-        if (levels[k].mv) {
-            long pushes = 0;
-            for (int i = 0; i < levels[k].mv->n; i++)
-                pushes += (levels[k].mv->m[i] & MOVE_PUSH) != 0;
-            sb_printf(out, ",m:%d,p:%ld,s:", levels[k].mv->n, pushes);
-            rle_moves(out, levels[k].mv);
+        if (levels[k].lurd) {
+            size_t pushes = 0;
+            for (const char *q = levels[k].lurd; *q; q++)
+                pushes += *q >= 'A' && *q <= 'Z';
+            sb_printf(out, ",m:%zu,p:%zu,s:", strlen(levels[k].lurd), pushes);
+            rle_moves(out, levels[k].lurd);
         }
         sb_puts(out, k + 1 < n ? "},\n" : "}\n");
     }
@@ -278,7 +275,7 @@ int html_write_file(const char *path, const char *title, const html_level *level
     } else if (!quiet) {
         int nsol = 0;
         for (int k = 0; k < n; k++)
-            nsol += levels[k].mv != NULL;
+            nsol += levels[k].lurd != NULL;
         fprintf(stderr, "keeper: wrote %s: %d level%s, %d with a solution, %zu bytes\n", path, n,
                 n == 1 ? "" : "s", nsol, page.len);
     }

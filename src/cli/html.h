@@ -22,12 +22,12 @@
 #define KEEPER_HTML_H
 
 #include "../core/level.h"
-#include "../core/solution.h"
 #include "../util/str.h"
 
 typedef struct html_level {
     const level *lv;    /* a valid level */
-    const movelist *mv; /* its solution, replayed (push flags right), or NULL */
+    const char *lurd;   /* its solution as plain LURD, replayed (upper case
+                           exactly for the pushes), or NULL */
 } html_level;
 
 /* Appends the page for levels[0..n) to out; `title` names the collection. */

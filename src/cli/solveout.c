@@ -368,23 +368,13 @@ int solveout_html(const char *path, const char *name, const level *const *lv,
 {
     /* the levels that ran, with the solutions found (replayed) */
     html_level *hl = xcalloc((size_t)n + 1, sizeof(html_level));
-    movelist *mv = xcalloc((size_t)n + 1, sizeof(movelist));
     int m = 0;
-    for (int k = 0; k < n; k++) {
-        if (lv[k]->error)
-            continue;
-        hl[m].lv = lv[k];
-        char err[160];
-        moves_init(&mv[m]);
-        if (r[k]->status == RESULT_SOLVED && r[k]->lurd &&
-            lurd_decode(r[k]->lurd, &mv[m], err, sizeof err) == 0)
-            hl[m].mv = &mv[m];
-        m++;
-    }
+    for (int k = 0; k < n; k++)
+        if (!lv[k]->error) {
+            hl[m].lv = lv[k];
+            hl[m++].lurd = r[k]->status == RESULT_SOLVED ? r[k]->lurd : NULL;
+        }
     int rc = html_write_file(path, name, hl, m, quiet);
-    for (int k = 0; k < m; k++)
-        moves_free(&mv[k]);
-    free(mv);
     free(hl);
     return rc != 0 ? -1 : 0;
 }

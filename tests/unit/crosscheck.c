@@ -91,6 +91,12 @@ uint64_t test_rng_next(uint64_t *s)
 
 int test_random_push(position *p, reach *r, uint64_t *seed, int off_dead)
 {
+    sq_t to;
+    return test_random_push_to(p, r, seed, off_dead, &to);
+}
+
+int test_random_push_to(position *p, reach *r, uint64_t *seed, int off_dead, sq_t *to)
+{
     const board *b = p->b;
     reach_compute(r, p, p->player);
     int cand[4096], nc = 0;
@@ -106,6 +112,7 @@ int test_random_push(position *p, reach *r, uint64_t *seed, int off_dead)
     int c = cand[test_rng_next(seed) % (uint64_t)nc];
     undo_rec u;
     pos_push(p, p->boxes[c / 4], c % 4, 1, &u);
+    *to = u.to;
     return 1;
 }
 

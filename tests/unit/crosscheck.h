@@ -42,8 +42,10 @@ uint64_t test_rng_next(uint64_t *s);
 
 /* Makes one push in p drawn with test_rng_next among the pushes the player
  * can make now (with off_dead, none onto a dead square); r is scratch.
- * Returns 0 when there is none. */
+ * Returns 0 when there is none. test_random_push_to also gives the square
+ * the box lands on. */
 int test_random_push(position *p, reach *r, uint64_t *seed, int off_dead);
+int test_random_push_to(position *p, reach *r, uint64_t *seed, int off_dead, sq_t *to);
 
 /* For brute-force move enumerations: dist[box * nsq + player] holds the
  * fewest pushes (or pulls) that bring the box on `from`, alone moving in

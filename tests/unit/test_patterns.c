@@ -37,31 +37,6 @@ static int solvable(const board *b, const position *p)
     return bfs_solvable(b, p, &lim, &m, &pushes);
 }
 
-/* One random legal push in p, none onto a dead square; *to gets the square
- * the box lands on. Returns 0 when no push is possible. */
-static int random_push(position *p, reach *r, uint64_t *seed, sq_t *to)
-{
-    const board *b = p->b;
-    reach_compute(r, p, p->player);
-    sq_t fr[256];
-    int dr[256], n = 0;
-    for (int i = 0; i < b->nboxes; i++)
-        for (int d = 0; d < 4 && n < 256; d++) {
-            sq_t s = p->boxes[i], be = b->nb[s][DIR_OPP(d)], a = b->nb[s][d];
-            if (be != SQ_NONE && reach_floor(r, be) && pos_free_sq(p, a) && !b->dead[a]) {
-                fr[n] = s;
-                dr[n++] = d;
-            }
-        }
-    if (n == 0)
-        return 0;
-    int m = (int)(test_rng_next(seed) % (uint64_t)n);
-    undo_rec u;
-    pos_push(p, fr[m], dr[m], 1, &u);
-    *to = u.to;
-    return 1;
-}
-
 /* Samples `walks` random walks of up to `len` pushes on lv. */
 static void sample_patterns(const level *lv, int walks, int len, pat_tally *t, uint64_t seed)
 {
@@ -84,7 +59,7 @@ static void sample_patterns(const level *lv, int walks, int len, pat_tally *t, u
         pos_set(&p, b.start_boxes, b.start_player);
         for (int k = 0; k < len; k++) {
             sq_t to;
-            if (!random_push(&p, &r, &seed, &to))
+            if (!test_random_push_to(&p, &r, &seed, 1, &to))
                 break;
             if (pos_solved(&p))
                 break;
