@@ -300,6 +300,9 @@ int optimize_solution(const board *b, movelist *mv, const opt_config *cfg, searc
     for (int d = 2; d <= cfg->global_depth && nsteps < 16; d++)
         STEP(OPT_M_global, d, 0);
 #undef STEP
+/* The ring direction a step runs in this pass (only the vicinity's rings
+ * have one). */
+#define STEP_DIR(st, pass) ((st)->method == OPT_M_vicinity ? (pass) & 1 : 0)
     for (int pass = 0;; pass++) {
         int improved = 0, stop = 0, capped = 0;
         for (int k = 0; k < nsteps && !stop; k++) {
@@ -308,13 +311,12 @@ int optimize_solution(const board *b, movelist *mv, const opt_config *cfg, searc
              * direction: only the vicinity's rings have one) and found
              * nothing would find nothing again: it is skipped (the search
              * is deterministic for a given solution). */
-            int dir = st->method == OPT_M_vicinity ? pass & 1 : 0;
+            int dir = STEP_DIR(st, pass);
             if (st->clean[dir] == rep->improvements)
                 continue;
             int left = 0;
             for (int j = k; j < nsteps; j++)
-                left += steps[j].clean[steps[j].method == OPT_M_vicinity ? pass & 1 : 0] !=
-                        rep->improvements;
+                left += steps[j].clean[STEP_DIR(&steps[j], pass)] != rep->improvements;
             /* With a time limit, a step gets at most twice its share of
              * the time left in the pass; what it leaves goes to the others,
              * and a step cut short resumes where it stopped next pass. */
@@ -357,6 +359,7 @@ int optimize_solution(const board *b, movelist *mv, const opt_config *cfg, searc
         if (stop || (!improved && !capped && pass >= 1))
             break;
     }
+#undef STEP_DIR
     if (metrics_cmp(&s.m, &rr.m, cfg->metric) < 0) {
         mv->n = 0;
         for (int i = 0; i < s.best.n; i++)

@@ -5,6 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A box set's key and the push after which it stands. */
+typedef struct keyed {
+    uint64_t key;
+    int idx;
+} keyed;
+
+static int keyed_cmp(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
 void rearr_init(rearr *r, const board *b, const movelist *mv)
 {
     memset(r, 0, sizeof *r);
@@ -47,22 +61,28 @@ void rearr_init(rearr *r, const board *b, const movelist *mv)
     }
     r->sess[r->nsess] = n;
     /* loops: from each position, the last later push that brings the boxes
-     * back to it (quadratic only in the pushes of one level's solution) */
-    int reach_end = 0;
-    for (int i = 0; i < n; i++) {
-        int j = -1;
-        for (int m = n; m > i; m--)
-            if (key[m] == key[i]) {
-                j = m;
-                break;
-            }
-        if (j > reach_end) {
-            r->cut[r->ncuts][0] = i;
-            r->cut[r->ncuts][1] = j;
-            r->ncuts++;
-            reach_end = j;
-        }
+     * back to it (the keys sorted, each group's last index) */
+    keyed *ks = xmalloc(sizeof(keyed) * (size_t)(n + 1));
+    int *last = xmalloc(sizeof(int) * (size_t)(n + 1));
+    for (int i = 0; i <= n; i++)
+        ks[i] = (keyed){key[i], i};
+    qsort(ks, (size_t)n + 1, sizeof(keyed), keyed_cmp);
+    for (int g = 0, e; g <= n; g = e) {
+        for (e = g; e <= n && ks[e].key == ks[g].key; e++)
+            ;
+        for (int i = g; i < e; i++)
+            last[ks[i].idx] = ks[e - 1].idx;
     }
+    int reach_end = 0;
+    for (int i = 0; i < n; i++)
+        if (last[i] > i && last[i] > reach_end) {
+            r->cut[r->ncuts][0] = i;
+            r->cut[r->ncuts][1] = last[i];
+            r->ncuts++;
+            reach_end = last[i];
+        }
+    free(ks);
+    free(last);
     free(key);
 }
 
