@@ -8,6 +8,7 @@
 #include <string.h>
 
 #define PLAN_DEFAULT_NODES 50000u
+#define PLAN_CELLS_SHORT 2000u /* see plan_pick */
 #define FAR_WALK 6 /* an eliminated base is at least this many steps away */
 
 /* A position of the base search; its box and base sets live in `bits`. */
@@ -19,6 +20,9 @@ typedef struct bnode {
     int16_t done;   /* boxes eliminated or standing on a base */
     int16_t left;   /* boxes still on the board */
     int32_t depth;  /* pull moves from the root */
+    uint32_t cell;  /* PLAN_BY_CELLS: the cell it waits in */
+    uint64_t score; /* PLAN_BY_CELLS: smaller is better (see add_node) */
+    uint64_t bp;    /* PLAN_BY_CELLS: the best score on its path from a root */
 } bnode;
 
 typedef struct hentry {
@@ -51,6 +55,14 @@ typedef struct basesearch {
     pheap *heaps;    /* [nboxes + 1] waiting positions by boxes done */
     uint32_t nwaiting;
     uint32_t rr;     /* round robin over the heaps */
+    /* PLAN_BY_CELLS: positions filed by the features of their best past */
+    int cells;
+    struct pcell { uint32_t key; pheap h; } *cell;
+    uint32_t ncells, cell_cap;
+    uint32_t *cell_tab; /* cell index + 1 by key hash, 0 = empty */
+    uint32_t cell_tmask;
+    uint32_t cell_rr;   /* round robin over the cells in creation order */
+    uint32_t best_score; /* the node with the smallest score */
     /* the position being expanded */
     uint8_t *occ;     /* [nsq] a box stands here */
     uint8_t *base;    /* [nsq] a remaining base */
@@ -411,12 +423,76 @@ static uint32_t next_node(basesearch *s, uint64_t turn)
     return heap_pop(&s->heaps[pick]);
 }
 
-/* Free-floor regions of the position in s->occ. */
+/* PLAN_BY_CELLS: the next position: on odd turns from the cells in turn
+ * (a new cell is served next), on even turns from the cell of the best
+ * position so far (when it still holds one). */
+static uint32_t next_node_cells(basesearch *s, uint64_t turn)
+{
+    struct pcell *c = NULL;
+    if (!(turn & 1)) {
+        uint32_t ci = s->node[s->best_score].cell;
+        if (s->cell[ci].h.n > 0)
+            c = &s->cell[ci];
+    }
+    for (uint32_t i = 0; !c && i < s->ncells; i++) {
+        uint32_t ci = (s->cell_rr + i) % s->ncells;
+        if (s->cell[ci].h.n > 0) {
+            c = &s->cell[ci];
+            s->cell_rr = ci + 1;
+        }
+    }
+    s->nwaiting--;
+    return heap_pop(&c->h);
+}
+
+/* The cell of the given key (made on first use); -1 out of memory. */
+static int64_t cell_of(basesearch *s, uint32_t key)
+{
+    uint32_t h = (key * 2654435761u) & s->cell_tmask;
+    while (s->cell_tab[h]) {
+        uint32_t ci = s->cell_tab[h] - 1;
+        if (s->cell[ci].key == key)
+            return ci;
+        h = (h + 1) & s->cell_tmask;
+    }
+    if (s->ncells == s->cell_cap) {
+        uint32_t cap = s->cell_cap ? s->cell_cap * 2 : 64;
+        struct pcell *c = realloc(s->cell, sizeof(struct pcell) * cap);
+        if (!c)
+            return -1;
+        s->cell = c;
+        s->cell_cap = cap;
+    }
+    uint32_t ci = s->ncells++;
+    memset(&s->cell[ci], 0, sizeof s->cell[ci]);
+    s->cell[ci].key = key;
+    s->cell_tab[h] = ci + 1;
+    s->cell_rr = ci; /* a new cell is served next */
+    if (2 * s->ncells > s->cell_tmask) {
+        uint32_t size = (s->cell_tmask + 1) * 2;
+        uint32_t *t = calloc(size, sizeof(uint32_t));
+        if (!t)
+            return -1;
+        for (uint32_t i = 0; i < s->ncells; i++) {
+            uint32_t g = (s->cell[i].key * 2654435761u) & (size - 1);
+            while (t[g])
+                g = (g + 1) & (size - 1);
+            t[g] = i + 1;
+        }
+        free(s->cell_tab);
+        s->cell_tab = t;
+        s->cell_tmask = size - 1;
+    }
+    return ci;
+}
+
+/* Free-floor regions of the position in s->occ, right after flood() of
+ * the same position (its region, stamped, counts as one). */
 static int regions(basesearch *s)
 {
     const board *b = s->b;
-    uint32_t ts = new_stamp(s);
-    int n = 0;
+    uint32_t ts = s->ts;
+    int n = 1;
     for (int q0 = 0; q0 < b->nsq; q0++) {
         if (s->occ[q0] || s->stamp[q0] == ts)
             continue;
@@ -489,9 +565,38 @@ static int add_node(basesearch *s, int32_t parent, sq_t from, sq_t to, int elim,
     if (2 * (uint64_t)s->nnodes > s->tmask && grow_table(s) != 0)
         return -1;
     int conn = regions(s);
-    uint64_t key = (uint64_t)MIN(conn, 255) << 44 | (uint64_t)MIN(x->depth, 4095) << 32 | k;
-    if (heap_push(&s->heaps[x->done], key, k) != 0)
-        return -1;
+    if (s->cells) {
+        /* score: fewer boxes left, fewer regions, fewer boxes on goals,
+         * then boxes farther from the goals */
+        int ongoal = 0;
+        uint32_t far = 0;
+        for (int w = 0; w < s->W; w++)
+            for (uint64_t m = bx[w]; m; m &= m - 1) {
+                sq_t q = (sq_t)(w * 64 + __builtin_ctzll(m));
+                ongoal += s->b->is_goal[q];
+                far += s->b->near_dist[q] == DIST_INF ? 0 : s->b->near_dist[q];
+            }
+        int nleft = s->b->nboxes - x->done;
+        x->score = (uint64_t)MIN(nleft, 255) << 48 | (uint64_t)MIN(conn, 255) << 40 |
+                   (uint64_t)MIN(ongoal, 255) << 32 | (0xFFFFFFFFu - far);
+        x->bp = x->score;
+        if (parent >= 0 && s->node[parent].bp < x->bp)
+            x->bp = s->node[parent].bp;
+        if (k == 0 || x->score < s->node[s->best_score].score)
+            s->best_score = k;
+        int64_t ci = cell_of(s, (uint32_t)(x->bp >> 32));
+        if (ci < 0)
+            return -1;
+        x->cell = (uint32_t)ci;
+        uint64_t key = (uint64_t)MIN(x->depth, 4095) << 48 | (uint64_t)MIN(conn, 255) << 40 |
+                       (uint64_t)MIN(ongoal, 255) << 32 | k;
+        if (heap_push(&s->cell[ci].h, key, k) != 0)
+            return -1;
+    } else {
+        uint64_t key = (uint64_t)MIN(conn, 255) << 44 | (uint64_t)MIN(x->depth, 4095) << 32 | k;
+        if (heap_push(&s->heaps[x->done], key, k) != 0)
+            return -1;
+    }
     s->nwaiting++;
     return 1;
 }
@@ -623,6 +728,10 @@ static void basesearch_free(basesearch *s)
         for (int d = 0; d <= s->b->nboxes; d++)
             free(s->heaps[d].e);
     free(s->heaps);
+    for (uint32_t i = 0; i < s->ncells; i++)
+        free(s->cell[i].h.e);
+    free(s->cell);
+    free(s->cell_tab);
     free(s->occ);
     free(s->base);
     free(s->reach_any);
@@ -828,7 +937,7 @@ int plan_oop(const plan *pl, const position *p, int packed)
     return n;
 }
 
-int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_ns)
+int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_ns, int order)
 {
     memset(pl, 0, sizeof *pl);
     if (b->nboxes == 0)
@@ -865,10 +974,13 @@ int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_
     s.mbases = malloc(sizeof(int) * (size_t)b->nboxes);
     s.tmp = calloc(2 * (size_t)s.W, sizeof(uint64_t));
     s.heaps = calloc((size_t)b->nboxes + 1, sizeof(pheap));
+    s.cells = order == PLAN_BY_CELLS;
+    s.cell_tmask = 255;
+    s.cell_tab = calloc(s.cell_tmask + 1, sizeof(uint32_t));
     if (!s.node || !s.bits || !s.table || !s.occ || !s.base || !s.reach_any || !s.stamp ||
         !s.stack || !s.dist || !s.mark || !s.side_stamp || !s.side_mask || !s.queue ||
         !s.pdepth || !s.moves || !s.base_reach || !s.match_base || !s.seen || !s.mboxes ||
-        !s.mbases || !s.tmp || !s.heaps) {
+        !s.mbases || !s.tmp || !s.heaps || !s.cell_tab) {
         basesearch_free(&s);
         return -1;
     }
@@ -893,11 +1005,13 @@ int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_
             break;
         if (s.nnodes >= max_nodes || (deadline_ns && timer_now_ns() > deadline_ns))
             break;
-        uint32_t k = next_node(&s, pl->expanded);
+        uint32_t k = s.cells ? next_node_cells(&s, pl->expanded)
+                                  : next_node(&s, pl->expanded);
         pl->expanded++;
         rc = expand(&s, k);
     }
     pl->nodes = s.nnodes;
+    pl->order = order;
     if (rc < 0) {
         basesearch_free(&s);
         memset(pl, 0, sizeof *pl);
@@ -913,11 +1027,67 @@ int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_
     return 0;
 }
 
-void plan_choose(plan *pl, const board *b, const packing *pk, int mode, int64_t deadline_ns)
+/* Whether two plans have the same steps. */
+static int plan_same(const plan *x, const plan *y)
+{
+    if (x->n != y->n)
+        return 0;
+    for (int k = 0; k < x->n; k++)
+        if (x->step[k].sq != y->step[k].sq || x->step[k].from != y->step[k].from ||
+            x->step[k].until != y->step[k].until)
+            return 0;
+    return 1;
+}
+
+int plan_pick(plan *pl, const board *b, int pick, int64_t deadline_ns)
+{
+    memset(pl, 0, sizeof *pl);
+    if (pick == PLAN_PICK_DONE || pick == PLAN_PICK_CELLS)
+        return plan_compute(pl, b, 0, deadline_ns,
+                            pick == PLAN_PICK_DONE ? PLAN_BY_DONE : PLAN_BY_CELLS);
+    plan d, c;
+    if (plan_compute(&d, b, 0, deadline_ns, PLAN_BY_DONE) != 0)
+        return -1;
+    /* The second search is held short: to PLAN_CELLS_SHORT positions where
+     * the first completes its plan, to a fifth of the default where it does
+     * not. Plans cost about 1.3 s per million positions: on SokEvo the
+     * first search stores 1.9 M over the 107 levels, the cells' search
+     * unbounded 2.0 M more (failing on 25 levels), held short 0.34 M. The
+     * simpler plans that pay (XSokoban 16, Microban III 46) take it 72 and
+     * 109 positions; one it needs 7,566 for (SokEvo 85, where the first
+     * search's plan took 43,927) makes the level 200 times dearer. */
+    uint64_t cap = d.complete ? PLAN_CELLS_SHORT : PLAN_DEFAULT_NODES / 5;
+    if (plan_compute(&c, b, cap, deadline_ns, PLAN_BY_CELLS) != 0) {
+        plan_free(&d);
+        return -1;
+    }
+    /* complete over partial; of two complete plans the shorter (cells on
+     * a tie), of two partial ones the one with fewer boxes left */
+    int cells = c.complete != d.complete ? c.complete
+                : c.complete             ? c.n <= d.n
+                                         : c.left < d.left;
+    plan *win = cells ? &c : &d, *lose = cells ? &d : &c;
+    if (pick == PLAN_PICK_OTHER) {
+        /* the plan passed over, when it is complete and another plan */
+        if (!lose->complete || plan_same(win, lose)) {
+            plan_free(lose);
+            lose->n = 0;
+        }
+        plan *t = win;
+        win = lose;
+        lose = t;
+    }
+    plan_free(lose);
+    *pl = *win;
+    return 0;
+}
+
+void plan_choose(plan *pl, const board *b, const packing *pk, int mode, int pick,
+                 int64_t deadline_ns)
 {
     memset(pl, 0, sizeof *pl);
     if (mode == 2 || (mode == 1 && pk->n == 0)) {
-        if (plan_compute(pl, b, 0, deadline_ns) != 0)
+        if (plan_pick(pl, b, pick, deadline_ns) != 0)
             memset(pl, 0, sizeof *pl);
         else if (!pl->complete && pk->n > 0)
             plan_free(pl);

@@ -12,15 +12,26 @@
  * still be pushed from some remaining base (a bipartite matching on the
  * empty board): the box is then taken as the one that starts there, and
  * what it would block is ignored. When a position has an eliminating pull,
- * only eliminating pulls are kept, one per box. Positions wait in one
- * queue per count of boxes done (eliminated; all boxes count once every
- * remaining box stands on a base), each ordered by fewest free-floor
- * regions, then fewest pulls; the search takes from the highest count on
- * odd turns and from the counts in turn on even ones, so a greedy line
- * stuck on a plateau does not starve the others. It stops when every
- * remaining box stands on a base (the plan is complete), or on its node
- * budget or deadline (the position with most boxes done gives a partial
- * plan).
+ * only eliminating pulls are kept, one per box. Boxes done: those
+ * eliminated, and all once every remaining box stands on a base. The
+ * search takes positions in one of two orders:
+ *  - PLAN_BY_DONE: one queue per count of boxes done, each ordered by
+ *    fewest free-floor regions, then fewest pulls; the highest count is
+ *    served on odd turns and the counts in turn on even ones, so a greedy
+ *    line stuck on a plateau does not starve the others.
+ *  - PLAN_BY_CELLS: a feature-space search backwards. A position's score
+ *    is, first difference wins: fewer boxes left, fewer free-floor
+ *    regions, fewer boxes on goals, a larger sum of the boxes' push
+ *    distances to the nearest goal. It waits in the cell of the best
+ *    score on its path (boxes left, regions, boxes on goals: the score
+ *    without the distance), fewest pulls first; odd turns serve the cells
+ *    in turn (a new cell at once), even turns the cell of the best
+ *    position so far. Pulling boxes off the goals counts as progress
+ *    before any elimination, so it completes plans where the first order
+ *    stalls (XSokoban 50, 66, 69), at the price of more parking.
+ * Either stops when every remaining box stands on a base (the plan is
+ * complete), or on its node budget or deadline (the position with most
+ * boxes done gives a partial plan).
  *
  * Read forwards, the pulls from the start to the best position become the
  * plan: steps "a box onto square s", in the order the forward search
@@ -56,22 +67,34 @@ typedef struct plan {
     int zw;            /* words per zone */
     uint64_t nodes;    /* positions the base search stored */
     uint64_t expanded; /* positions it expanded */
+    int order;         /* the search's order: PLAN_BY_DONE or PLAN_BY_CELLS */
 } plan;
 
-/* Runs the base search on board b (after distance_analyze) with at most
- * max_nodes stored positions (0: a default of 50,000) until deadline_ns
- * (monotonic ns, 0 = none), and fills pl. Returns 0, or -1 when memory
- * runs out (pl then holds no plan). Deterministic for a given node
- * budget when the deadline does not strike. */
-int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_ns);
+enum { PLAN_BY_DONE, PLAN_BY_CELLS };
+
+/* Runs the base search on board b (after distance_analyze) in the given
+ * order with at most max_nodes stored positions (0: a default of 50,000)
+ * until deadline_ns (monotonic ns, 0 = none), and fills pl. Returns 0, or
+ * -1 when memory runs out (pl then holds no plan). Deterministic for a
+ * given node budget when the deadline does not strike. */
+int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_ns, int order);
 void plan_free(plan *pl);
+
+/* Which plan plan_pick gives: the search by boxes done alone, by cells
+ * alone, the simpler of both (a complete plan over a partial one; of two
+ * complete plans the one with fewer steps, the cells' on a tie; of two
+ * partial ones the one with fewer boxes left), or the one the simpler
+ * choice passes over when that one is complete and differs (else no plan:
+ * n == 0), for a second search that follows another plan. */
+enum { PLAN_PICK_DONE, PLAN_PICK_CELLS, PLAN_PICK_SIMPLER, PLAN_PICK_OTHER };
+int plan_pick(plan *pl, const board *b, int pick, int64_t deadline_ns);
 
 /* The plan a search counts packed boxes by, as --plan `mode` says, given
  * the greedy packing order pk: 0 = none; 1 = where pk found no order;
  * 2 = also where the plan is complete (a partial plan never replaces an
- * order). pl is left empty (n == 0, nothing to free) when no plan is to be
- * used; else plan_free it. */
-void plan_choose(plan *pl, const board *b, const struct packing *pk, int mode,
+ * order); `pick` as plan_pick. pl is left empty (n == 0, nothing to free)
+ * when no plan is to be used; else plan_free it. */
+void plan_choose(plan *pl, const board *b, const struct packing *pk, int mode, int pick,
                  int64_t deadline_ns);
 
 /* Steps of the plan done in p: the largest m such that each step k < m is

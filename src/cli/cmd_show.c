@@ -155,20 +155,38 @@ static void print_rooms(const board *b, const level *lv)
     rooms_free(&rm);
 }
 
-/* The "--packing" section: the plan of the base search. */
+static const char *const plan_order_name[] = {"by boxes done", "by feature cells"};
+
+static void print_plan_line(const char *what, const plan *pl, double secs)
+{
+    printf("  %s: %d step%s, %d parking, %s (%d box%s left off a base); "
+           "base search %s, %llu positions",
+           what, pl->n, pl->n == 1 ? "" : "s", pl->parked, pl->complete ? "complete" : "partial",
+           pl->left, pl->left == 1 ? "" : "es", plan_order_name[pl->order],
+           (unsigned long long)pl->nodes);
+    if (secs >= 0)
+        printf(", %.2f s", secs);
+    printf("\n");
+}
+
+/* The "--packing" section: the plan the feature-space search follows by
+ * default (the simpler of the two base searches' plans), and a line on
+ * the other one. */
 static void print_plan(const board *b, const level *lv)
 {
-    plan pl;
+    plan pl, other;
     int64_t t0 = timer_now_ns();
-    if (plan_compute(&pl, b, 0, 0) != 0) {
+    if (plan_pick(&pl, b, PLAN_PICK_SIMPLER, 0) != 0) {
         printf("  packing plan: not computed (out of memory)\n");
         return;
     }
     double secs = timer_seconds_since(t0);
-    printf("  packing plan: %d step%s, %d parking, %s (%d box%s left off a base); "
-           "base search %llu positions, %.2f s\n",
-           pl.n, pl.n == 1 ? "" : "s", pl.parked, pl.complete ? "complete" : "partial", pl.left,
-           pl.left == 1 ? "" : "es", (unsigned long long)pl.nodes, secs);
+    print_plan_line("packing plan", &pl, secs);
+    int oo = pl.order == PLAN_BY_DONE ? PLAN_BY_CELLS : PLAN_BY_DONE;
+    if (b->nboxes > 0 && plan_compute(&other, b, 0, 0, oo) == 0) {
+        print_plan_line("  passed over", &other, -1);
+        plan_free(&other);
+    }
     if (pl.n == 0) {
         plan_free(&pl);
         return;

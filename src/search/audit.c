@@ -146,9 +146,10 @@ int audit_solution(const board *b, const movelist *mv, audit_report *r)
     stuck_init(&a.stk, b);
     backward_config bc = {.reach = 1, .matching = 1, .check = 0};
     a.bw = backward_begin(b, &bc, &a.lim, &a.mem, &a.bw_out);
-    /* The plan as the feature-space search builds it (--plan 2). */
+    /* The plan as the feature-space search builds it (--plan 2, the
+     * simpler of both base searches' plans). */
     packing_compute(&a.pk, b, 0);
-    plan_choose(&a.pl, b, &a.pk, 2, 0);
+    plan_choose(&a.pl, b, &a.pk, 2, PLAN_PICK_SIMPLER, 0);
     r->plan_steps = a.pl.n;
     feat_init(&a.fc, b, &a.pk, &a.pl);
 

@@ -48,6 +48,7 @@ typedef struct fess_config {
     int hotspots;        /* the hotspots advisor (heuristic/hotspot.h) */
     int plan;            /* packing plan with parking (analysis/plan.h): 0 = off,
                             1 = where the packing order fails, 2 = always */
+    int plan_pick;       /* which base search's plan (plan.h PLAN_PICK_*) */
     int oop;             /* the out-of-plan feature and advisor (with a plan) */
     int check;           /* debug: check the position after every walk */
 } fess_config;

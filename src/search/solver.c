@@ -117,6 +117,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             .rooms = (int)o->rooms,
             .hotspots = (int)o->hotspots,
             .plan = (int)o->plan,
+            .plan_pick = (int)o->plan_search,
             .oop = (int)o->oop,
             .check = (int)o->check,
         };

@@ -5,7 +5,10 @@
  *    from a base or from an earlier step that names it, complete plans end
  *    with every goal filled exactly once, the solved position does every
  *    step), and the base search completes the plan on the levels where the
- *    greedy packing order finds none. */
+ *    greedy packing order finds none; the search by feature cells
+ *    completes it on more levels (50, 66 and 69 among them), and the
+ *    simpler-plan choice takes a complete plan wherever the first search
+ *    has one. */
 #include "test.h"
 #include "crosscheck.h"
 #include "../../src/analysis/distance.h"
@@ -37,13 +40,17 @@ TEST(plan_hand_made_corridor)
      * corridor; on (1,3), a base two steps away, it stays, and every box
      * is then done. Forwards: the box on (1,3) is there from the start
      * and moves on at step 2 into column 1; the box from (3,3) fills
-     * column 2; the box from (3,5) fills column 3. No parking. */
+     * column 2; the box from (3,5) fills column 3. No parking. Both
+     * orders of the search find this plan: each position has one pull
+     * that eliminates, or one pull at all. */
     const char *text = "##########\n#..*     #\n#######  #\n#  $ $   #\n#    @   #\n##########\n";
     collection c;
     board b;
     REQUIRE(test_board_of(text, &c, &b) == 0);
     plan pl;
-    REQUIRE(plan_compute(&pl, &b, 0, 0) == 0);
+    for (int order = PLAN_BY_CELLS; order >= PLAN_BY_DONE; order--) {
+    REQUIRE(plan_compute(&pl, &b, 0, 0, order) == 0);
+    CHECK_INT(pl.order, order);
     CHECK(pl.complete);
     CHECK_INT(pl.left, 0);
     CHECK_INT(pl.parked, 0);
@@ -59,6 +66,9 @@ TEST(plan_hand_made_corridor)
     CHECK_INT(pl.step[3].from, test_sq(&b, 3, 5));
     for (int k = 1; k < 4; k++)
         CHECK_INT(pl.step[k].until, -1);
+    if (order == PLAN_BY_CELLS)
+        plan_free(&pl);
+    }
 
     /* Packed along the plan: the start does step 1 only (column 1 is
      * still empty); the box pushed into column 1 does steps 1-2 (step 1's
@@ -143,12 +153,15 @@ TEST(plan_xsokoban_well_formed)
     collection c;
     REQUIRE(collection_load(&c, path) == 0);
     int complete = 0, parked_levels = 0, fixed = 0, failing = 0;
+    int cells_complete = 0, cells_hard = 0, simpler_complete = 0;
     for (int k = 0; k < c.nlevels; k++) {
         board b;
         REQUIRE(board_build(&b, &c.levels[k]) == 0);
         distance_analyze(&b);
         plan pl;
-        REQUIRE(plan_compute(&pl, &b, 20000, 0) == 0);
+        for (int order = PLAN_BY_CELLS; order >= PLAN_BY_DONE; order--) {
+        /* (the cells' search needs 32,808 positions on level 69) */
+        REQUIRE(plan_compute(&pl, &b, order == PLAN_BY_CELLS ? 0 : 20000, 0, order) == 0);
         int code = plan_form(&b, &pl);
         if (code)
             test_fail(__FILE__, __LINE__, "XSokoban %d: plan ill-formed (code %d)", k + 1, code);
@@ -162,6 +175,17 @@ TEST(plan_xsokoban_well_formed)
                       plan_packed(&pl, &p, scratch), pl.n);
         free(scratch);
         pos_free(&p);
+        if (order == PLAN_BY_CELLS) {
+            cells_complete += pl.complete;
+            cells_hard += pl.complete && (k + 1 == 50 || k + 1 == 66 || k + 1 == 69);
+            plan_free(&pl);
+        }
+        }
+        /* the simpler of the two: complete wherever the first search is */
+        plan sp;
+        REQUIRE(plan_pick(&sp, &b, PLAN_PICK_SIMPLER, 0) == 0);
+        simpler_complete += sp.complete;
+        plan_free(&sp);
         complete += pl.complete;
         parked_levels += pl.parked > 0;
         packing pk;
@@ -180,5 +204,9 @@ TEST(plan_xsokoban_well_formed)
     CHECK_INT(fixed, 12);
     CHECK(complete >= 85);
     CHECK(parked_levels >= 10);
+    /* by feature cells: 89 (all but 48), the three hard ones included */
+    CHECK(cells_complete >= 88);
+    CHECK_INT(cells_hard, 3);
+    CHECK(simpler_complete >= complete);
     collection_free(&c);
 }
