@@ -4,7 +4,8 @@
 #   make debug      -O0 -g, assertions on: build/debug/keeper
 #   make asan       address + undefined-behaviour sanitizers: build/asan/keeper
 #   make test       build and run the unit and end-to-end tests
-#   make test-asan  the same tests under the sanitizer build
+#   make test-asan  the same tests under the sanitizer build (keeper-mpi
+#                   too when mpicc is present)
 #   make tsan       thread sanitizer: build/tsan/keeper
 #   make test-tsan  the threaded tests under the thread sanitizer
 #   make demo       build and solve the bundled demo collection
@@ -73,14 +74,18 @@ $(eval $(call variant,tsan))
 # needs MPI.
 MPICC    ?= mpicc
 HAVE_MPI := $(shell command -v mpicc > /dev/null 2>&1 && command -v mpirun > /dev/null 2>&1 && echo 1)
-build/release/obj/src/mpi/keeper_mpi.o: src/mpi/keeper_mpi.c $(HDRS) | build/release/dirs
-	@mkdir -p $(dir $@)
-	$(MPICC) $(BASEFLAGS) $(release_CFLAGS) $(CFLAGS) -c $< -o $@
+define mpi_variant
+build/$(1)/obj/src/mpi/keeper_mpi.o: src/mpi/keeper_mpi.c $$(HDRS) | build/$(1)/dirs
+	@mkdir -p $$(dir $$@)
+	$$(MPICC) $$(BASEFLAGS) $$($(1)_CFLAGS) $$(CFLAGS) -c $$< -o $$@
 
-build/release/keeper-mpi: build/release/obj/src/mpi/keeper_mpi.o \
-    $(filter-out build/release/obj/src/cli/main.o,$(CLI_SRC:%.c=build/release/obj/%.o)) \
-    build/release/libkeeper.a
-	$(MPICC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+build/$(1)/keeper-mpi: build/$(1)/obj/src/mpi/keeper_mpi.o \
+    $$(filter-out build/$(1)/obj/src/cli/main.o,$$(CLI_SRC:%.c=build/$(1)/obj/%.o)) \
+    build/$(1)/libkeeper.a
+	$$(MPICC) $$($(1)_LDFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+endef
+$(eval $(call mpi_variant,release))
+$(eval $(call mpi_variant,asan))
 
 mpi: build/release/keeper-mpi
 	@ln -sf release/keeper-mpi build/keeper-mpi
@@ -103,7 +108,7 @@ SHARED ?= ../shared
 test: build/release/keeper build/release/unit_tests $(if $(HAVE_MPI),build/release/keeper-mpi)
 	@sh tests/run.sh build/release $(SHARED)
 
-test-asan: build/asan/keeper build/asan/unit_tests
+test-asan: build/asan/keeper build/asan/unit_tests $(if $(HAVE_MPI),build/asan/keeper-mpi)
 	@KEEPER_TEST_QUICK=1 sh tests/run.sh build/asan $(SHARED)
 
 # What runs on several threads, under ThreadSanitizer: the unit tests of
