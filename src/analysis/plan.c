@@ -1027,18 +1027,6 @@ int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_
     return 0;
 }
 
-/* Whether two plans have the same steps. */
-static int plan_same(const plan *x, const plan *y)
-{
-    if (x->n != y->n)
-        return 0;
-    for (int k = 0; k < x->n; k++)
-        if (x->step[k].sq != y->step[k].sq || x->step[k].from != y->step[k].from ||
-            x->step[k].until != y->step[k].until)
-            return 0;
-    return 1;
-}
-
 int plan_pick(plan *pl, const board *b, int pick, int64_t deadline_ns)
 {
     memset(pl, 0, sizeof *pl);
@@ -1067,16 +1055,6 @@ int plan_pick(plan *pl, const board *b, int pick, int64_t deadline_ns)
                 : c.complete             ? c.n <= d.n
                                          : c.left < d.left;
     plan *win = cells ? &c : &d, *lose = cells ? &d : &c;
-    if (pick == PLAN_PICK_OTHER) {
-        /* the plan passed over, when it is complete and another plan */
-        if (!lose->complete || plan_same(win, lose)) {
-            plan_free(lose);
-            lose->n = 0;
-        }
-        plan *t = win;
-        win = lose;
-        lose = t;
-    }
     plan_free(lose);
     *pl = *win;
     return 0;
