@@ -152,6 +152,19 @@ run mpi 2 solve --help
 expect_rc 0 "solve --help"
 expect_out "keeper-mpi solve FILE" "solve --help: usage"
 
+# --- threads on a rank bound to one core (mpirun's default binding with no
+#     more ranks than cores): rank 0 warns; unbound, it does not (where the
+#     machine has two CPUs for the two threads)
+run mpirun $ROOT --bind-to core -n 1 "$MPI" solve "$DEMO" --threads 2 --quiet
+expect_rc 0 "--threads 2 bound to a core"
+expect_err "warning: 2 threads per rank, but a rank may run on only 1 CPU" "--threads 2 bound to a core: the warning"
+if [ "$(nproc)" -ge 2 ]; then
+    run mpirun $ROOT --bind-to none -n 1 "$MPI" solve "$DEMO" --threads 2 --quiet
+    grep -q "warning" "$WORK/err" && fail "--threads 2 unbound: a warning: $(head -c 200 "$WORK/err")" || pass
+else
+    skip "one CPU: --threads 2 unbound not checked"
+fi
+
 # --- a rank that dies (KEEPER_MPI_TEST_LOSE_RANK: rank 1 exits on its first
 #     level, the largest: Goal Room). Open MPI 4's mpirun, by default, ends
 #     the whole job and exits non-zero saying which process exited: the
