@@ -77,7 +77,8 @@ struct work {
 typedef struct pool {
     work *w;
     pthread_mutex_t mu;
-    pthread_cond_t cv;
+    pthread_cond_t cv;      /* a job queued, or the queue closed */
+    pthread_cond_t done_cv; /* a reply ready */
     int *qid;
     char **qpay;
     size_t *qn;
@@ -112,6 +113,7 @@ static void *pool_thread(void *arg)
         pthread_mutex_lock(&p->mu);
         p->reply[id] = r;
         p->done[p->dt++] = id;
+        pthread_cond_signal(&p->done_cv);
         pthread_mutex_unlock(&p->mu);
     }
     /* No job left for this rank: lend the thread to the levels still
@@ -133,6 +135,7 @@ static void pool_start(pool *p, work *w)
     p->reply = xcalloc(n, sizeof(strbuf));
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
+    pthread_cond_init(&p->done_cv, NULL);
     p->nthreads = w->threads;
     p->tids = xcalloc((size_t)p->nthreads, sizeof(pthread_t));
     for (int t = 0; t < p->nthreads; t++)
@@ -184,12 +187,26 @@ static void pool_finish(pool *p)
     free(p->tids);
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv);
+    pthread_cond_destroy(&p->done_cv);
 }
 
-static void nap(void)
+/* Nothing to do: waits up to 1 ms for a message, or less when one of this
+ * rank's threads finishes a job meanwhile (its reply then goes out at once:
+ * with a plain 1 ms sleep, Microban I's 155 short levels lost 0.35 s of 2 s
+ * waiting, one thread on one rank). */
+static void nap(pool *p)
 {
-    struct timespec ts = {0, 1000000}; /* 1 ms */
-    nanosleep(&ts, NULL);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += 1000000;
+    if (ts.tv_nsec >= 1000000000) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000;
+    }
+    pthread_mutex_lock(&p->mu);
+    if (p->dh == p->dt)
+        pthread_cond_timedwait(&p->done_cv, &p->mu, &ts);
+    pthread_mutex_unlock(&p->mu);
 }
 
 /* The rank that the test of lost workers makes die (0: none). */
@@ -265,7 +282,7 @@ static void serve(work *w, int me)
             busy = 1;
         }
         if (!busy)
-            nap();
+            nap(&p);
     }
     sb_free(&msg);
     pool_finish(&p);
@@ -476,7 +493,7 @@ static void coordinate(work *w, int size)
             free(buf);
         }
         if (!busy)
-            nap();
+            nap(&p);
     }
     sb_free(&msg);
     pool_finish(&p);
