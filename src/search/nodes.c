@@ -4,6 +4,19 @@
 #include <string.h>
 
 #define INITIAL_TABLE (1u << 12)
+#define FILTER_BITS 16 /* per chain head */
+
+static inline int filter_has(const node_store *s, uint64_t hash)
+{
+    uint64_t i = hash & s->fmask;
+    return (int)(s->filter[i >> 6] >> (i & 63)) & 1;
+}
+
+static inline void filter_set(uint64_t *filter, uint64_t fmask, uint64_t hash)
+{
+    uint64_t i = hash & fmask;
+    filter[i >> 6] |= 1ull << (i & 63);
+}
 
 int nodes_init(node_store *s, membudget *mem)
 {
@@ -14,6 +27,14 @@ int nodes_init(node_store *s, membudget *mem)
         return -1;
     memset(s->heads, 0xFF, sizeof(uint32_t) * INITIAL_TABLE);
     s->hmask = INITIAL_TABLE - 1;
+    s->fmask = (uint64_t)INITIAL_TABLE * FILTER_BITS - 1;
+    s->filter = mem_alloc(mem, (s->fmask + 1) / 8);
+    if (!s->filter) {
+        mem_free(mem, s->heads, sizeof(uint32_t) * INITIAL_TABLE);
+        s->heads = NULL;
+        return -1;
+    }
+    memset(s->filter, 0, (s->fmask + 1) / 8);
     return 0;
 }
 
@@ -23,6 +44,8 @@ void nodes_free(node_store *s)
         mem_free(s->mem, s->chunks[c], sizeof(node) * NODE_CHUNK);
     mem_free(s->mem, s->chunks, sizeof(node *) * s->capchunks);
     mem_free(s->mem, s->heads, sizeof(uint32_t) * ((size_t)s->hmask + 1));
+    if (s->filter)
+        mem_free(s->mem, s->filter, (s->fmask + 1) / 8);
     memset(s, 0, sizeof *s);
 }
 
@@ -34,6 +57,8 @@ static inline uint32_t bucket(const node_store *s, uint64_t hash)
 
 uint32_t nodes_find(const node_store *s, uint64_t hash)
 {
+    if (!filter_has(s, hash))
+        return NODE_NONE;
     uint32_t i = s->heads[bucket(s, hash)];
     while (i != NODE_NONE) {
         const node *n = nodes_at(s, i);
@@ -51,17 +76,28 @@ static int grow_table(node_store *s)
     uint32_t *h = mem_alloc(s->mem, sizeof(uint32_t) * size);
     if (!h)
         return -1;
+    uint64_t fmask = (uint64_t)size * FILTER_BITS - 1;
+    uint64_t *f = mem_alloc(s->mem, (fmask + 1) / 8);
+    if (!f) {
+        mem_free(s->mem, h, sizeof(uint32_t) * size);
+        return -1;
+    }
     memset(h, 0xFF, sizeof(uint32_t) * size);
+    memset(f, 0, (fmask + 1) / 8);
     uint32_t mask = (uint32_t)size - 1;
     for (uint32_t i = 0; i < s->count; i++) {
         node *n = nodes_at(s, i);
         uint32_t b = (uint32_t)(n->hash >> 32) & mask;
         n->next = h[b];
         h[b] = i;
+        filter_set(f, fmask, n->hash);
     }
     mem_free(s->mem, s->heads, sizeof(uint32_t) * old);
+    mem_free(s->mem, s->filter, (s->fmask + 1) / 8);
     s->heads = h;
     s->hmask = mask;
+    s->filter = f;
+    s->fmask = fmask;
     return 0;
 }
 
@@ -101,5 +137,6 @@ uint32_t nodes_add(node_store *s, uint64_t hash, uint32_t parent, uint32_t from,
     uint32_t b = bucket(s, hash);
     n->next = s->heads[b];
     s->heads[b] = i;
+    filter_set(s->filter, s->fmask, hash);
     return i;
 }

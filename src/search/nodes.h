@@ -19,7 +19,12 @@
  *
  * Nodes live in chunks of 2^16 so the store grows without large copies;
  * the chain heads form a power-of-two table that doubles as the store
- * grows. Everything is charged to the search's memory budget. Two positions
+ * grows. Beside it a filter of 16 bits per chain head, one set per stored
+ * key, answers most lookups of absent keys without walking a chain (a
+ * chain's nodes lie anywhere in memory: on XSokoban 41 the lookups were
+ * 16 % of the feature-space search's time, 20 % on a level the searches
+ * solve by meeting, where every position is looked up in the other's
+ * store). Everything is charged to the search's memory budget. Two positions
  * with equal 64-bit keys are taken to be the same (as YASS does): a false
  * match can only lose part of the search, never produce a wrong solution,
  * because every solution is replayed from the start before it is printed. */
@@ -70,11 +75,14 @@ typedef struct node_store {
     uint32_t count;
     uint32_t *heads; /* chain heads, NODE_NONE = empty */
     uint32_t hmask;  /* table size - 1 */
+    uint64_t *filter; /* [16 * (hmask + 1) bits]: bit (hash & fmask) set
+                         for every stored hash */
+    uint64_t fmask;
     membudget *mem;
 } node_store;
 
 /* Bytes a stored position costs on average (node + table share). */
-#define NODE_BYTES_PER_POSITION (sizeof(node) + 2 * sizeof(uint32_t))
+#define NODE_BYTES_PER_POSITION (sizeof(node) + 2 * sizeof(uint32_t) + 2)
 
 int nodes_init(node_store *s, membudget *mem);
 void nodes_free(node_store *s);
