@@ -97,12 +97,18 @@ static int joined_around(const position *p, sq_t s)
 sq_t reach_after_push(reach *r, const reach *parent, const position *p, sq_t B, sq_t O,
                       int *fresh)
 {
+    return reach_after_move(r, parent, p, B, O, B, fresh);
+}
+
+sq_t reach_after_move(reach *r, const reach *parent, const position *p, sq_t B, sq_t O, sq_t pl,
+                      int *fresh)
+{
     const board *b = p->b;
     uint32_t ts = parent->ts;
     int o_reached = parent->stamp[O] == ts;
-    if (o_reached && (parent->norm == O || !joined_around(p, O))) {
+    if (B == O || (o_reached && (parent->norm == O || !joined_around(p, O)))) {
         *fresh = 1;
-        return reach_compute(r, p, B);
+        return reach_compute(r, p, pl);
     }
     *fresh = 0;
     memcpy(r->stamp, parent->stamp, sizeof(uint32_t) * (size_t)r->nsq);
@@ -125,6 +131,12 @@ sq_t reach_after_push(reach *r, const reach *parent, const position *p, sq_t B, 
             if (!touches)
                 st[x] = 0;
         }
+    }
+    if (st[pl] != ts) {
+        /* the player ended apart from the freed square (the box's path
+         * closed behind it): the region is the player's own */
+        *fresh = 1;
+        return reach_compute(r, p, pl);
     }
     r->norm = best;
     return best;

@@ -41,6 +41,14 @@ static inline bool reach_box(const reach *r, sq_t s) { return r->stamp[s] == r->
  * when it fell back to a full computation. r and parent must differ. */
 sq_t reach_after_push(reach *r, const reach *parent, const position *p, sq_t B, sq_t O,
                       int *fresh);
+/* The same after a macro move: the box went from B to O over several
+ * pushes and the player ended on pl (parent: the position before, B a
+ * box the player could push). As reach_after_push, flooding from the freed
+ * square B; when pl is not in the region found (or B == O), the region is
+ * computed afresh from pl. reach_after_push(.., B, O, f) is
+ * reach_after_move(.., B, O, B, f). */
+sq_t reach_after_move(reach *r, const reach *parent, const position *p, sq_t B, sq_t O, sq_t pl,
+                      int *fresh);
 
 /* Takes a fresh stamp pair and returns it (for callers that run their own
  * flood fills, such as corral analysis). */

@@ -87,6 +87,7 @@ struct fess {
     pstack path;
     reach r;  /* the expanded position's player region */
     reach rc; /* a child's */
+    reach rchk; /* --check: a child's region computed afresh */
     boxpath bp;
     box_move *mv; /* [4 nsq] moves of one box */
     freeze_ctx fz;
@@ -514,8 +515,20 @@ static int generate(fess *f, uint32_t n, int pruned)
                 pos_undo(p, &u);
                 continue;
             }
-            sq_t norm = reach_compute(&f->rc, p, pl);
-            f->st->reach_calls++;
+            int fresh;
+            sq_t norm = reach_after_move(&f->rc, &f->r, p, from, m->to, pl, &fresh);
+            if (fresh)
+                f->st->reach_calls++;
+            else
+                f->st->reach_reused++;
+            if (f->cfg->check) {
+                int same = reach_compute(&f->rchk, p, pl) == norm;
+                for (sq_t q = 0; q < b->nsq && same; q++)
+                    same = reach_floor(&f->rchk, q) == reach_floor(&f->rc, q) &&
+                           reach_box(&f->rchk, q) == reach_box(&f->rc, q);
+                if (!same)
+                    die("fess: the player's region after a move differs from a fresh flood");
+            }
             uint64_t hash = p->hash ^ b->zplayer[norm];
             uint32_t c = nodes_find(&f->ns, hash);
             if (c != NODE_NONE) {
@@ -723,6 +736,7 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     pstack_init(&f->path);
     reach_init(&f->r, b->nsq);
     reach_init(&f->rc, b->nsq);
+    reach_init(&f->rchk, b->nsq);
     boxpath_init(&f->bp, b->nsq);
     f->mv = xmalloc(sizeof(box_move) * (size_t)b->nsq * 4);
     freeze_init(&f->fz, b);
@@ -905,6 +919,7 @@ void fess_end(fess *f)
     boxpath_free(&f->bp);
     reach_free(&f->r);
     reach_free(&f->rc);
+    reach_free(&f->rchk);
     pstack_free(&f->path);
     pos_free(&f->pos);
     free(f);

@@ -1,6 +1,7 @@
 /* test_fess.c: the feature-space search and its parts.
  *  - macro box moves (boxpath_moves) against a brute-force search over
- *    (box square, player square) states with single pushes;
+ *    (box square, player square) states with single pushes, and the
+ *    player's region after each (reach_after_move) against a fresh flood;
  *  - the features of hand-made boards, worked out in the comments;
  *  - the search solves what BFS solves, and every solution replays. */
 #include "test.h"
@@ -61,8 +62,14 @@ static void brute_moves(position *p, sq_t from, int *best)
     free(dq);
 }
 
-/* Compares boxpath_moves with brute_moves for every box of p. Returns the
- * number of moves checked; failures are reported. */
+/* Macro moves whose region reach_after_move updated locally (not afresh),
+ * and all it was asked for. */
+static long g_region_local, g_region_all;
+
+/* Compares boxpath_moves with brute_moves for every box of p, and the
+ * player's region after each move, updated from p's by reach_after_move,
+ * with a fresh flood square by square. Returns the number of moves
+ * checked; failures are reported. */
 static int check_moves(position *p, boxpath *bp, const char *what)
 {
     const board *b = p->b;
@@ -70,9 +77,10 @@ static int check_moves(position *p, boxpath *bp, const char *what)
     int *best = malloc(sizeof(int) * (size_t)n * (size_t)n);
     int *got = malloc(sizeof(int) * (size_t)n * (size_t)n);
     box_move *mv = malloc(sizeof(box_move) * (size_t)n * 4);
-    reach r, r2;
+    reach r, r2, r3;
     reach_init(&r, n);
     reach_init(&r2, n);
+    reach_init(&r3, n);
     sq_t norm0 = reach_compute(&r, p, p->player);
     for (int i = 0; i < b->nboxes; i++) {
         sq_t from = p->boxes[i];
@@ -87,6 +95,17 @@ static int check_moves(position *p, boxpath *bp, const char *what)
             undo_rec u;
             pos_relocate(p, from, mv[k].to, pl, &u);
             sq_t norm = reach_compute(&r2, p, pl);
+            int fresh = -1;
+            sq_t norm3 = reach_after_move(&r3, &r, p, from, mv[k].to, pl, &fresh);
+            g_region_all++;
+            g_region_local += fresh == 0;
+            int same = norm3 == norm;
+            for (int q = 0; q < n && same; q++)
+                same = reach_floor(&r3, (sq_t)q) == reach_floor(&r2, (sq_t)q) &&
+                       reach_box(&r3, (sq_t)q) == reach_box(&r2, (sq_t)q);
+            if (!same)
+                test_fail(__FILE__, __LINE__, "%s: box %d to %d: region updated locally (%s) "
+                          "differs from a fresh flood", what, i, mv[k].to, fresh ? "afresh" : "locally");
             pos_undo(p, &u);
             if (got[mv[k].to * n + norm] >= 0)
                 test_fail(__FILE__, __LINE__, "%s: box %d: move to %d given twice", what, i,
@@ -113,6 +132,7 @@ static int check_moves(position *p, boxpath *bp, const char *what)
     }
     reach_free(&r);
     reach_free(&r2);
+    reach_free(&r3);
     free(best);
     free(got);
     free(mv);
@@ -157,6 +177,9 @@ TEST(macro_moves_match_brute_force_demo)
     for (int k = 0; k < c.nlevels; k++)
         checked += check_level_moves(&c.levels[k], 12, 7 + (uint64_t)k);
     CHECK(checked > 300);
+    /* the local update of the player's region is taken for most moves */
+    CHECK(g_region_local * 2 > g_region_all);
+    printf("  macro moves: player region updated locally %ld of %ld\n", g_region_local, g_region_all);
     collection_free(&c);
 }
 
