@@ -2,6 +2,7 @@
 #include "plan.h"
 #include "packing.h"
 #include "../util/timer.h"
+#include "../util/u32map.h"
 #include "../util/util.h"
 
 #include <stdlib.h>
@@ -21,8 +22,8 @@ typedef struct bnode {
     int16_t left;   /* boxes still on the board */
     int32_t depth;  /* pull moves from the root */
     uint32_t cell;  /* PLAN_BY_CELLS: the cell it waits in */
-    uint64_t score; /* PLAN_BY_CELLS: smaller is better (see add_node) */
-    uint64_t bp;    /* PLAN_BY_CELLS: the best score on its path from a root */
+    uint64_t bp;    /* PLAN_BY_CELLS: the best (smallest) score on its path
+                       from a root, itself included (see add_node) */
 } bnode;
 
 typedef struct hentry {
@@ -57,12 +58,12 @@ typedef struct basesearch {
     uint32_t rr;     /* round robin over the heaps */
     /* PLAN_BY_CELLS: positions filed by the features of their best past */
     int cells;
-    struct pcell { uint32_t key; pheap h; } *cell;
+    pheap *cell;        /* [ncells] waiting positions, in creation order */
     uint32_t ncells, cell_cap;
-    uint32_t *cell_tab; /* cell index + 1 by key hash, 0 = empty */
-    uint32_t cell_tmask;
+    u32map cell_index;  /* a cell's key -> its index */
     uint32_t cell_rr;   /* round robin over the cells in creation order */
     uint32_t best_score; /* the node with the smallest score */
+    uint64_t best_score_val;
     /* the position being expanded */
     uint8_t *occ;     /* [nsq] a box stands here */
     uint8_t *base;    /* [nsq] a remaining base */
@@ -428,61 +429,41 @@ static uint32_t next_node(basesearch *s, uint64_t turn)
  * position so far (when it still holds one). */
 static uint32_t next_node_cells(basesearch *s, uint64_t turn)
 {
-    struct pcell *c = NULL;
+    pheap *c = NULL;
     if (!(turn & 1)) {
         uint32_t ci = s->node[s->best_score].cell;
-        if (s->cell[ci].h.n > 0)
+        if (s->cell[ci].n > 0)
             c = &s->cell[ci];
     }
     for (uint32_t i = 0; !c && i < s->ncells; i++) {
         uint32_t ci = (s->cell_rr + i) % s->ncells;
-        if (s->cell[ci].h.n > 0) {
+        if (s->cell[ci].n > 0) {
             c = &s->cell[ci];
             s->cell_rr = ci + 1;
         }
     }
     s->nwaiting--;
-    return heap_pop(&c->h);
+    return heap_pop(c);
 }
 
 /* The cell of the given key (made on first use); -1 out of memory. */
 static int64_t cell_of(basesearch *s, uint32_t key)
 {
-    uint32_t h = (key * 2654435761u) & s->cell_tmask;
-    while (s->cell_tab[h]) {
-        uint32_t ci = s->cell_tab[h] - 1;
-        if (s->cell[ci].key == key)
-            return ci;
-        h = (h + 1) & s->cell_tmask;
-    }
+    uint32_t ci = u32map_get(&s->cell_index, key);
+    if (ci != U32MAP_NONE)
+        return ci;
     if (s->ncells == s->cell_cap) {
         uint32_t cap = s->cell_cap ? s->cell_cap * 2 : 64;
-        struct pcell *c = realloc(s->cell, sizeof(struct pcell) * cap);
+        pheap *c = realloc(s->cell, sizeof(pheap) * cap);
         if (!c)
             return -1;
         s->cell = c;
         s->cell_cap = cap;
     }
-    uint32_t ci = s->ncells++;
+    ci = s->ncells++;
     memset(&s->cell[ci], 0, sizeof s->cell[ci]);
-    s->cell[ci].key = key;
-    s->cell_tab[h] = ci + 1;
+    u32map_put(&s->cell_index, key, ci);
     s->cell_rr = ci; /* a new cell is served next */
-    if (2 * s->ncells > s->cell_tmask) {
-        uint32_t size = (s->cell_tmask + 1) * 2;
-        uint32_t *t = calloc(size, sizeof(uint32_t));
-        if (!t)
-            return -1;
-        for (uint32_t i = 0; i < s->ncells; i++) {
-            uint32_t g = (s->cell[i].key * 2654435761u) & (size - 1);
-            while (t[g])
-                g = (g + 1) & (size - 1);
-            t[g] = i + 1;
-        }
-        free(s->cell_tab);
-        s->cell_tab = t;
-        s->cell_tmask = size - 1;
-    }
     return ci;
 }
 
@@ -577,20 +558,22 @@ static int add_node(basesearch *s, int32_t parent, sq_t from, sq_t to, int elim,
                 far += s->b->near_dist[q] == DIST_INF ? 0 : s->b->near_dist[q];
             }
         int nleft = s->b->nboxes - x->done;
-        x->score = (uint64_t)MIN(nleft, 255) << 48 | (uint64_t)MIN(conn, 255) << 40 |
-                   (uint64_t)MIN(ongoal, 255) << 32 | (0xFFFFFFFFu - far);
-        x->bp = x->score;
+        uint64_t score = (uint64_t)MIN(nleft, 255) << 48 | (uint64_t)MIN(conn, 255) << 40 |
+                         (uint64_t)MIN(ongoal, 255) << 32 | (0xFFFFFFFFu - far);
+        x->bp = score;
         if (parent >= 0 && s->node[parent].bp < x->bp)
             x->bp = s->node[parent].bp;
-        if (k == 0 || x->score < s->node[s->best_score].score)
+        if (k == 0 || score < s->best_score_val) {
             s->best_score = k;
+            s->best_score_val = score;
+        }
         int64_t ci = cell_of(s, (uint32_t)(x->bp >> 32));
         if (ci < 0)
             return -1;
         x->cell = (uint32_t)ci;
         uint64_t key = (uint64_t)MIN(x->depth, 4095) << 48 | (uint64_t)MIN(conn, 255) << 40 |
                        (uint64_t)MIN(ongoal, 255) << 32 | k;
-        if (heap_push(&s->cell[ci].h, key, k) != 0)
+        if (heap_push(&s->cell[ci], key, k) != 0)
             return -1;
     } else {
         uint64_t key = (uint64_t)MIN(conn, 255) << 44 | (uint64_t)MIN(x->depth, 4095) << 32 | k;
@@ -729,9 +712,9 @@ static void basesearch_free(basesearch *s)
             free(s->heaps[d].e);
     free(s->heaps);
     for (uint32_t i = 0; i < s->ncells; i++)
-        free(s->cell[i].h.e);
+        free(s->cell[i].e);
     free(s->cell);
-    free(s->cell_tab);
+    u32map_free(&s->cell_index);
     free(s->occ);
     free(s->base);
     free(s->reach_any);
@@ -975,12 +958,12 @@ int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_
     s.tmp = calloc(2 * (size_t)s.W, sizeof(uint64_t));
     s.heaps = calloc((size_t)b->nboxes + 1, sizeof(pheap));
     s.cells = order == PLAN_BY_CELLS;
-    s.cell_tmask = 255;
-    s.cell_tab = calloc(s.cell_tmask + 1, sizeof(uint32_t));
+    if (s.cells)
+        u32map_init(&s.cell_index, 256);
     if (!s.node || !s.bits || !s.table || !s.occ || !s.base || !s.reach_any || !s.stamp ||
         !s.stack || !s.dist || !s.mark || !s.side_stamp || !s.side_mask || !s.queue ||
         !s.pdepth || !s.moves || !s.base_reach || !s.match_base || !s.seen || !s.mboxes ||
-        !s.mbases || !s.tmp || !s.heaps || !s.cell_tab) {
+        !s.mbases || !s.tmp || !s.heaps) {
         basesearch_free(&s);
         return -1;
     }
