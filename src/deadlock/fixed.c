@@ -57,20 +57,27 @@ int fixed_find(fixed_ctx *c, const position *p)
     const board *b = c->b;
     for (int k = 0; k < c->nfixed; k++) /* clear the previous set */
         c->fixed[c->flist[k]] = 0;
+    /* the greatest set: start from every box on a goal and drop the ones
+     * with an axis free of walls and of the set's boxes, until none is
+     * dropped (a box held only by a neighbour that the neighbour holds in
+     * turn, as in a row of boxes in a walled corridor, stays) */
     int n = 0;
-    int changed = 1;
+    for (int i = 0; i < b->nboxes; i++)
+        if (b->is_goal[p->boxes[i]]) {
+            c->fixed[p->boxes[i]] = 1;
+            c->flist[n++] = p->boxes[i];
+        }
+    int changed = n > 0;
     while (changed) {
         changed = 0;
-        for (int i = 0; i < b->nboxes; i++) {
-            sq_t s = p->boxes[i];
-            if (!b->is_goal[s] || c->fixed[s])
-                continue;
+        for (int k = 0; k < n; k++) {
+            sq_t s = c->flist[k];
             const sq_t *nb = b->nb[s];
             int h = wall_or_fixed(c, nb[DIR_LEFT]) || wall_or_fixed(c, nb[DIR_RIGHT]);
             int v = wall_or_fixed(c, nb[DIR_UP]) || wall_or_fixed(c, nb[DIR_DOWN]);
-            if (h && v) {
-                c->fixed[s] = 1;
-                c->flist[n++] = s;
+            if (!(h && v)) {
+                c->fixed[s] = 0;
+                c->flist[k--] = c->flist[--n];
                 changed = 1;
             }
         }

@@ -179,16 +179,16 @@ if have_shared && [ -f "$LEVELS/xsokoban90.xsb" ]; then
     # The memory limit: the level's budget is both threads' shares. The
     # budget holds exactly (mem_bytes); the process, with the searches'
     # unbudgeted scratch, takes no more than with one thread plus a thread
-    # stack's worth (XSokoban 41: the A* of the lent thread keeps little
+    # stack's worth (XSokoban 29: the A* of the lent thread keeps little
     # scratch of its own there).
-    [ -z "$KEEPER_TEST_QUICK" ] && peak_kb "$KEEPER" solve "$XS" --level 41 --memory 16 --threads 1 --format jsonl
+    [ -z "$KEEPER_TEST_QUICK" ] && peak_kb "$KEEPER" solve "$XS" --level 29 --memory 16 --threads 1 --format jsonl
     rss1=${PEAK_KB:-0}
     if [ -z "$KEEPER_TEST_QUICK" ]; then
-        peak_kb "$KEEPER" solve "$XS" --level 41 --memory 16 --threads 2 --verbose --format jsonl
+        peak_kb "$KEEPER" solve "$XS" --level 29 --memory 16 --threads 2 --verbose --format jsonl
     else
-        run "$KEEPER" solve "$XS" --level 41 --memory 16 --threads 2 --verbose --format jsonl
+        run "$KEEPER" solve "$XS" --level 29 --memory 16 --threads 2 --verbose --format jsonl
     fi
-    expect_rc 1 "XSokoban 41, 2 threads, --memory 16"
+    expect_rc 1 "XSokoban 29, 2 threads, --memory 16"
     expect_out '"reason":"memory limit"' "2 threads, --memory 16: memory limit"
     expect_err 'lent_threads +1 ' "2 threads, --memory 16: the second thread was lent"
     mb=$(sed -n 's/^ *mem_bytes *\([0-9]*\) .*/\1/p' "$WORK/err" | tail -n 1)

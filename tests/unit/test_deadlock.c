@@ -471,6 +471,35 @@ TEST(fixed_box_matching_hand_made)
      * in from the right: alive. */
     CHECK_INT(fixed_of_text("#######\n#**.$@#\n#######\n", &nf), 0);
     CHECK_INT(nf, 2);
+    /* Three boxes on goals in a walled row, held only by one another (no
+     * wall at either end of the row: the goal on the left is empty, the
+     * squares on the right free). A push along the row needs the next box
+     * gone first, so none can ever move: all three are fixed. The goal on
+     * the left is then cut off, and the free box, which on the empty board
+     * could go up through the gap and be pushed left along the row, cannot
+     * reach it: dead. */
+    CHECK_INT(fixed_of_text("#########\n"
+                            "#.***   #\n"
+                            "##### # #\n"
+                            "#   $   #\n"
+                            "#   @   #\n"
+                            "#########\n",
+                            &nf),
+              1);
+    CHECK_INT(nf, 3);
+    /* One box on a goal in that row, free squares on both sides: it can be
+     * pushed along the row, so it is not fixed. Push it left onto the far
+     * goal, then bring the free box up through the gap and left onto the
+     * goal it left: alive. */
+    CHECK_INT(fixed_of_text("#########\n"
+                            "#. *    #\n"
+                            "##### # #\n"
+                            "#   $   #\n"
+                            "#   @   #\n"
+                            "#########\n",
+                            &nf),
+              0);
+    CHECK_INT(nf, 0);
     /* No box on a goal: nothing is fixed. */
     CHECK_INT(fixed_of_text("#####\n#.$@#\n#####\n", &nf), 0);
     CHECK_INT(nf, 0);
