@@ -7,6 +7,7 @@
 #include "../analysis/packing.h"
 #include "../analysis/plan.h"
 #include "../analysis/rooms.h"
+#include "../deadlock/capsets.h"
 #include "../core/board.h"
 #include "../optimize/optimize.h"
 #include "../util/str.h"
@@ -21,6 +22,7 @@ static void show_usage(FILE *f)
 {
     fprintf(f,
             "usage: keeper show FILE [--level N | --levels LIST] [--rooms] [--packing]\n"
+            "                  [--deadlocks]\n"
             "       keeper show FILE [SOLUTIONS] --html OUT.html [--level N | --levels LIST]\n"
             "\n"
             "Prints each level with its size, boxes, inner squares, notes and saved\n"
@@ -40,6 +42,13 @@ static void show_usage(FILE *f)
             "            that a box must stand on, parking squares (no goal) marked\n"
             "            with the step that moves the box on; the board shows the\n"
             "            goal each step fills (1-9, a-z, A-Z) and parking squares (P).\n"
+            "  --deadlocks  also print the capacity-counted deadlock sets: the\n"
+            "            reversible regions of the one-box maze (squares a lone box\n"
+            "            can push back and forth between), drawn as letters, and\n"
+            "            each set with its bound: a trap (the regions a box there\n"
+            "            can never leave) holds at most as many boxes as goals; a\n"
+            "            source set (every region that can reach it) at least as\n"
+            "            many as its goals.\n"
             "  --html OUT.html  instead, write one self-contained page (no network, no\n"
             "            other file) that plays the levels' solutions on the board:\n"
             "            play/pause, step, start/end, speed, moves and pushes, keys, a\n"
@@ -155,6 +164,46 @@ static void print_rooms(const board *b, const level *lv)
     rooms_free(&rm);
 }
 
+/* The "--deadlocks" section: the reversible regions drawn as letters (a-z,
+ * A-Z, then ~), and each capacity-counted set with its bound. */
+static void print_capsets(const board *b, const level *lv)
+{
+    capsets cs;
+    if (capsets_build(&cs, b) != 0) {
+        printf("  deadlock sets: not computed (out of memory)\n");
+        return;
+    }
+    int traps = 0;
+    for (int k = 0; k < cs.nsets; k++)
+        traps += cs.set[k].trap;
+    printf("  reversible regions: %d; deadlock sets: %d trap%s, %d source set%s\n", cs.nregions,
+           traps, traps == 1 ? "" : "s", cs.nsets - traps, cs.nsets - traps == 1 ? "" : "s");
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    char *over = xcalloc((size_t)b->nsq, 1);
+    if (cs.nregions > 1) {
+        printf("  board, regions drawn as letters (dead squares x):\n");
+        for (int sq = 0; sq < b->nsq; sq++)
+            over[sq] = cs.region_of[sq] < 0 ? 'x'
+                       : cs.region_of[sq] < 52 ? letters[cs.region_of[sq]]
+                                               : '~';
+        print_drawn(b, lv, over);
+    }
+    for (int k = 0; k < cs.nsets; k++) {
+        const capset *c = &cs.set[k];
+        int r = c->region;
+        printf("  %s of region %c: %u square%s, %s %d box%s\n",
+               c->trap ? "trap" : "source set", r < 52 ? letters[r] : '~', c->n,
+               c->n == 1 ? "" : "s", c->trap ? "at most" : "at least", c->trap ? c->hi : c->lo,
+               (c->trap ? c->hi : c->lo) == 1 ? "" : "es");
+        memset(over, 0, (size_t)b->nsq);
+        for (uint32_t i = 0; i < c->n; i++)
+            over[cs.sq[c->start + i]] = '%';
+        print_drawn(b, lv, over);
+    }
+    free(over);
+    capsets_free(&cs);
+}
+
 static const char *const plan_order_name[] = {"by boxes done", "by feature cells"};
 
 static void print_plan_line(const char *what, const plan *pl, double secs)
@@ -268,7 +317,7 @@ static int write_html(const collection *c, const level_sel *sel, const char *sol
 int cmd_show(int argc, char **argv)
 {
     const char *file = NULL, *solfile = NULL, *html = NULL;
-    int show_rooms = 0, show_packing = 0;
+    int show_rooms = 0, show_packing = 0, show_deadlocks = 0;
     level_sel sel = {.given = 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -283,6 +332,10 @@ int cmd_show(int argc, char **argv)
         }
         if (!strcmp(a, "--packing")) {
             show_packing = 1;
+            continue;
+        }
+        if (!strcmp(a, "--deadlocks")) {
+            show_deadlocks = 1;
             continue;
         }
         if (!strcmp(a, "--html") || !strncmp(a, "--html=", 7)) {
@@ -313,8 +366,8 @@ int cmd_show(int argc, char **argv)
         return cli_usage_error("show", "no input file");
     if (solfile && !html)
         return cli_usage_error("show", "a SOLUTIONS file goes with --html only");
-    if (html && (show_rooms || show_packing))
-        return cli_usage_error("show", "--html does not go with --rooms or --packing");
+    if (html && (show_rooms || show_packing || show_deadlocks))
+        return cli_usage_error("show", "--html does not go with --rooms, --packing or --deadlocks");
     collection c;
     if (collection_load(&c, file) != 0) {
         fprintf(stderr, "%s\n", c.error);
@@ -404,6 +457,8 @@ int cmd_show(int argc, char **argv)
             print_plan(&b, lv);
         if (show_rooms)
             print_rooms(&b, lv);
+        if (show_deadlocks)
+            print_capsets(&b, lv);
         board_free(&b);
     }
     collection_free(&c);

@@ -31,6 +31,7 @@
     X(patterns, "small-pattern table around the pushed box (3x3, 4x3, 3x4)")      \
     X(matching, "no matching of boxes to goals")                                  \
     X(fixed, "no matching with fixed boxes as walls")                            \
+    X(capsets, "a capacity-counted set over or under its bound")                 \
     X(corral, "PI-corral with no legal push")                                     \
     X(corral_search, "corral deadlock search")                                    \
     X(local, "local deadlock search (xy)")                                        \

@@ -9,6 +9,7 @@
 #include "../heuristic/hotspot.h"
 #include "../core/position.h"
 #include "../core/reach.h"
+#include "../deadlock/capsets.h"
 #include "../deadlock/corral.h"
 #include "../deadlock/fixed.h"
 #include "../deadlock/freeze.h"
@@ -93,6 +94,7 @@ struct fess {
     freeze_ctx fz;
     patterns pat;        /* small-pattern table (cfg->patterns; pat.b set) */
     fixed_ctx fx;
+    capsets cs;     /* cfg->capsets (cs.nsets 0: none) */
     corral_ctx cc;
     subset_ctx sub; /* corral deadlock searches (sub.b set when on) */
     subset_ctx loc; /* local deadlock searches, xy variant (loc.b set when on) */
@@ -488,6 +490,8 @@ static int generate(fess *f, uint32_t n, int pruned)
     position *p = &f->pos;
     uint32_t g = node_g(nodes_at(&f->ns, n));
     f->nkids = 0;
+    if (f->cs.nsets)
+        capsets_count(&f->cs, p);
     for (int i = 0; i < b->nboxes; i++) {
         sq_t from = p->boxes[i];
         if (!reach_box(&f->r, from))
@@ -514,6 +518,15 @@ static int generate(fess *f, uint32_t n, int pruned)
                 f->st->cut_patterns++;
                 pos_undo(p, &u);
                 continue;
+            }
+            if (f->cs.nsets) {
+                int dead = capsets_move(&f->cs, from, m->to);
+                capsets_unmove(&f->cs, from, m->to);
+                if (dead) {
+                    f->st->cut_capsets++;
+                    pos_undo(p, &u);
+                    continue;
+                }
             }
             int fresh;
             sq_t norm = reach_after_move(&f->rc, &f->r, p, from, m->to, pl, &fresh);
@@ -743,6 +756,8 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     if (cfg->patterns)
         patterns_init(&f->pat, b, cfg->patterns == 4);
     fixed_init(&f->fx, b);
+    if (cfg->capsets && capsets_build(&f->cs, b) != 0)
+        memset(&f->cs, 0, sizeof f->cs); /* out of memory: no sets, no pruning */
     corral_init(&f->cc, b);
     f->allow = xcalloc((size_t)b->nboxes, 1);
     if (cfg->corrals && cfg->deadlock_search > 0) {
@@ -915,6 +930,7 @@ void fess_end(fess *f)
     if (f->pat.b)
         patterns_free(&f->pat);
     fixed_free(&f->fx);
+    capsets_free(&f->cs);
     free(f->mv);
     boxpath_free(&f->bp);
     reach_free(&f->r);

@@ -40,6 +40,7 @@ typedef struct fess_config {
     int deadlock_search; /* positions per corral deadlock search (0 = off) */
     int matching;        /* bipartite (matching) deadlock test */
     int fixed;           /* matching deadlock with fixed boxes as walls */
+    int capsets;         /* capacity-counted sets of the reversible regions */
     int local;           /* local deadlock search around the moved box */
     int stuck;           /* learned deadlock patterns (deadlock/stuck.h) */
     int packing;         /* packed boxes follow the packing order (else boxes on goals) */

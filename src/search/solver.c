@@ -110,6 +110,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             .deadlock_search = (int)o->deadlock_search,
             .matching = (int)o->matching,
             .fixed = (int)o->fixed,
+            .capsets = (int)o->capsets,
             .local = (int)o->local,
             .stuck = (int)o->stuck,
             .packing = (int)o->packing,

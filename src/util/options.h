@@ -34,6 +34,7 @@
     X(patterns, INT, 0, 0, 1, "prune small box/wall patterns proven dead by exhaustive search (off: they pay too little beyond freeze, bench/README.md)") \
     X(pattern_size, INT, 3, 3, 4, "patterns: the windows searched, 3 = 3x3, 4 = 4x3 and 3x4") \
     X(fixed, INT, 1, 0, 1, "prune positions where boxes fixed on goals leave another box no goal of its own") \
+    X(capsets, INT, 1, 0, 1, "fess: prune pushes that break a capacity-counted set of the reversible regions (a trap over its goals, a source set under them)") \
     X(corrals, INT, 1, 0, 1, "PI-corral pruning")                                            \
     X(local, INT, 1, 0, 1, "local deadlock search on the pushed box and the boxes near it") \
     X(stuck, INT, 1, 0, 1, "learned deadlock patterns: the sets the local and corral searches prove dead, and (fess) positions with large subtrees") \

@@ -27,6 +27,7 @@
     X(cut_local, "positions proven dead by a local deadlock search")           \
     X(stuck_tests, "positions searched for a stuck pattern (large subtrees)")  \
     X(stuck_learned, "deadlock patterns learned")                              \
+    X(cut_capsets, "pushes that break a capacity-counted deadlock set")          \
     X(cut_stuck, "positions holding a learned deadlock pattern")               \
     X(cut_ancestor, "positions below a position proven dead")                  \
     X(tunnel_macros, "tunnel pushes extended to macro pushes")                 \

@@ -505,6 +505,320 @@ TEST(fixed_box_matching_hand_made)
     CHECK_INT(nf, 0);
 }
 
+/* ------------------------------------------- capacity-counted sets */
+
+#include "../../src/deadlock/capsets.h"
+
+/* The sets of a one-level text: how many traps (*traps) and source sets
+ * (*sources) the start position breaks; returns 1 when it is dead by
+ * them, -1 when the text is no level. */
+static int capsets_of_text(const char *text, int *traps, int *sources)
+{
+    collection c;
+    board b;
+    if (test_board_of(text, &c, &b) != 0) {
+        collection_free(&c);
+        return -1;
+    }
+    position p;
+    pos_init(&p, &b);
+    capsets cs;
+    int dead = -1;
+    *traps = *sources = 0;
+    if (capsets_build(&cs, &b) == 0) {
+        dead = capsets_dead(&cs, &p);
+        for (int k = 0; k < cs.nsets; k++) {
+            const capset *s = &cs.set[k];
+            if (s->trap && cs.count[k] > s->hi)
+                (*traps)++;
+            if (!s->trap && cs.count[k] < s->lo)
+                (*sources)++;
+        }
+        capsets_free(&cs);
+    }
+    pos_free(&p);
+    board_free(&b);
+    collection_free(&c);
+    return dead;
+}
+
+TEST(capsets_hand_made)
+{
+    int tr, so;
+    /* The seed's goal trap: the top row of the room is a wall between two
+     * corners with one goal on it. A box pushed onto that row can only
+     * move along it: the row is a sink region, a trap for one box. Two
+     * boxes on it: dead. The bottom row is such a trap too (one goal, one
+     * box). The regions are the top row, the two middle rows and the
+     * bottom row; no box of the top row comes back down, so the middle
+     * rows with their goal need a box of their own (source set: the middle
+     * rows, none), and the middle and bottom rows with their two goals two
+     * (one): two source sets short of a box as well. */
+    const char *two = "#######\n"
+                      "# $.$ #\n"
+                      "#     #\n"
+                      "#  .  #\n"
+                      "# .$@ #\n"
+                      "#######\n";
+    CHECK_INT(capsets_of_text(two, &tr, &so), 1);
+    CHECK_INT(tr, 1);
+    CHECK_INT(so, 2);
+    /* One box on that row, two in the room: alive by the sets (and
+     * solvable: the row's box slides onto its goal, the others are pushed
+     * up onto the room's goals). */
+    const char *one = "#######\n"
+                      "# $.  #\n"
+                      "#     #\n"
+                      "#  .$ #\n"
+                      "# .$@ #\n"
+                      "#######\n";
+    CHECK_INT(capsets_of_text(one, &tr, &so), 0);
+    CHECK_INT(tr + so, 0);
+    /* The open room alone (the row's goal moved down): no trap says
+     * anything, and the boxes may go anywhere. */
+    const char *open = "#######\n"
+                       "#     #\n"
+                       "# $.$ #\n"
+                       "#  .  #\n"
+                       "# .$@ #\n"
+                       "#######\n";
+    CHECK_INT(capsets_of_text(open, &tr, &so), 0);
+}
+
+/* Every square a lone box on s can reach by pushes on the empty board, the
+ * player starting anywhere it can stand (states: box square, player
+ * square), into out[nsq]. Independent of analysis/distance.c. */
+static void lone_reach(const board *b, sq_t s, uint8_t *out, uint8_t *seen, uint32_t *queue)
+{
+    int n = b->nsq;
+    memset(out, 0, (size_t)n);
+    memset(seen, 0, (size_t)n * (size_t)n);
+    int head = 0, tail = 0;
+    for (sq_t q = 0; q < n; q++)
+        if (q != s) {
+            seen[(size_t)s * n + q] = 1;
+            queue[tail++] = (uint32_t)s * (uint32_t)n + q;
+        }
+    while (head < tail) {
+        uint32_t st = queue[head++];
+        sq_t box = (sq_t)(st / (uint32_t)n), pl = (sq_t)(st % (uint32_t)n);
+        out[box] = 1;
+        for (int d = 0; d < 4; d++) {
+            sq_t q = b->nb[pl][d];
+            if (q == SQ_NONE)
+                continue;
+            sq_t nbox = box, npl = q;
+            if (q == box) {
+                sq_t t = b->nb[box][d];
+                if (t == SQ_NONE || b->dead[t])
+                    continue;
+                nbox = t;
+            }
+            size_t k = (size_t)nbox * n + npl;
+            if (!seen[k]) {
+                seen[k] = 1;
+                queue[tail++] = (uint32_t)k;
+            }
+        }
+    }
+}
+
+/* The sets' closure and bounds, checked square by square against
+ * lone_reach: a trap holds every square its squares reach and at most its
+ * goals; a source set holds every live square that reaches it, and at
+ * least its goals. */
+static void check_capsets_level(const level *lv, int *sets, int *levels)
+{
+    board b;
+    if (board_build(&b, lv) != 0)
+        return;
+    distance_analyze(&b);
+    capsets cs;
+    REQUIRE(capsets_build(&cs, &b) == 0);
+    int n = b.nsq;
+    uint8_t *reachv = xmalloc((size_t)n * (size_t)n), *seen = xmalloc((size_t)n * (size_t)n);
+    uint32_t *queue = xmalloc(sizeof(uint32_t) * (size_t)n * (size_t)n);
+    uint8_t *in = xmalloc((size_t)n);
+    for (sq_t s = 0; s < n; s++)
+        if (!b.dead[s])
+            lone_reach(&b, s, reachv + (size_t)s * n, seen, queue);
+    for (int k = 0; k < cs.nsets; k++) {
+        const capset *c = &cs.set[k];
+        memset(in, 0, (size_t)n);
+        int goals = 0;
+        for (uint32_t i = 0; i < c->n; i++) {
+            in[cs.sq[c->start + i]] = 1;
+            goals += b.is_goal[cs.sq[c->start + i]];
+        }
+        int ok = c->trap ? c->hi == goals && goals < b.nboxes : c->lo == goals && goals > 0;
+        for (sq_t s = 0; s < n && ok; s++)
+            for (sq_t t = 0; t < n && ok; t++) {
+                if (b.dead[s] || b.dead[t] || !reachv[(size_t)s * n + t])
+                    continue;
+                if (c->trap && in[s] && !in[t])
+                    ok = 0; /* a box leaves the trap */
+                if (!c->trap && in[t] && !in[s])
+                    ok = 0; /* a box from outside enters the source set */
+            }
+        CHECK(ok);
+        if (!ok)
+            printf("  level %s: set %d (%s) fails its closure or bound\n", lv->title ? lv->title : "?",
+                   k, c->trap ? "trap" : "source");
+        (*sets)++;
+    }
+    (*levels)++;
+    free(reachv), free(seen), free(queue), free(in);
+    capsets_free(&cs);
+    board_free(&b);
+}
+
+TEST(capsets_closed_microban)
+{
+    const char *path = test_shared_level("microban155.xsb");
+    if (!path)
+        SKIP("shared levels not found");
+    collection c;
+    REQUIRE(collection_load(&c, path) == 0);
+    int sets = 0, levels = 0;
+    for (int k = 0; k < c.nlevels && k < (test_quick() ? 40 : 155); k++)
+        check_capsets_level(&c.levels[k], &sets, &levels);
+    CHECK(sets > levels);
+    printf("  microban155.xsb: %d sets on %d levels, each closed as its kind needs\n", sets, levels);
+    collection_free(&c);
+}
+
+typedef struct capsets_tally {
+    int positions, dead, wrong, unknown, alive_pulled;
+} capsets_tally;
+
+/* As sample_fixed: positions a few pulls from the solved one (solvable,
+ * never to be called dead), then a few random pushes; every "dead" verdict
+ * of the sets is checked against breadth-first search. Boxes are also
+ * dropped at random on live squares, which breaks the sets far more
+ * often. */
+static void sample_capsets(const level *lv, int samples, capsets_tally *t, unsigned seed)
+{
+    board b;
+    if (board_build(&b, lv) != 0)
+        return;
+    distance_analyze(&b);
+    capsets cs;
+    if (capsets_build(&cs, &b) != 0 || cs.nsets == 0) {
+        capsets_free(&cs);
+        board_free(&b);
+        return;
+    }
+    position p;
+    pos_init(&p, &b);
+    reach r;
+    reach_init(&r, b.nsq);
+    srand(seed);
+    sq_t *sqs = xmalloc(sizeof(sq_t) * (size_t)b.nboxes);
+    uint8_t *used = xmalloc((size_t)b.nsq);
+    for (int sample = 0; sample < samples; sample++) {
+        sq_t pl = SQ_NONE;
+        for (int tries = 0; tries < 100 && pl == SQ_NONE; tries++) {
+            sq_t s = (sq_t)(rand() % b.nsq);
+            if (!b.is_goal[s])
+                pl = s;
+        }
+        if (pl == SQ_NONE)
+            break;
+        pos_set(&p, b.goals, pl);
+        int pulls = rand() % 10, pushes = rand() % 4;
+        for (int k = 0; k < pulls; k++)
+            if (!random_pull(&p, &r))
+                break;
+        t->positions++;
+        if (capsets_dead(&cs, &p)) {
+            t->dead++;
+            t->wrong++;
+        } else {
+            t->alive_pulled++;
+        }
+        sq_t last;
+        for (int k = 0; k < pushes; k++)
+            if (!random_push(&p, &r, &last))
+                break;
+        if (pushes > 0 && !pos_solved(&p)) {
+            t->positions++;
+            if (capsets_dead(&cs, &p)) {
+                t->dead++;
+                long opt;
+                int truth = solvable(&b, &p, &opt);
+                t->wrong += truth == 1;
+                t->unknown += truth < 0;
+            }
+        }
+        /* boxes on random live squares, the player on a free one */
+        memset(used, 0, (size_t)b.nsq);
+        int k = 0;
+        for (int tries = 0; tries < 1000 && k < b.nboxes; tries++) {
+            sq_t s = (sq_t)(rand() % b.nsq);
+            if (!b.dead[s] && !used[s]) {
+                used[s] = 1;
+                sqs[k++] = s;
+            }
+        }
+        pl = SQ_NONE;
+        for (int tries = 0; tries < 100 && pl == SQ_NONE && k == b.nboxes; tries++) {
+            sq_t s = (sq_t)(rand() % b.nsq);
+            if (!used[s])
+                pl = s;
+        }
+        if (pl == SQ_NONE)
+            continue;
+        pos_set(&p, sqs, pl);
+        if (pos_solved(&p))
+            continue;
+        t->positions++;
+        if (capsets_dead(&cs, &p)) {
+            t->dead++;
+            long opt;
+            int truth = solvable(&b, &p, &opt);
+            t->wrong += truth == 1;
+            t->unknown += truth < 0;
+        }
+    }
+    free(sqs), free(used);
+    capsets_free(&cs);
+    reach_free(&r);
+    pos_free(&p);
+    board_free(&b);
+}
+
+static void run_capsets(const char *name, int levels, int samples, int min_dead)
+{
+    const char *path = test_shared_level(name);
+    if (!path)
+        SKIP("shared levels not found");
+    collection c;
+    REQUIRE(collection_load(&c, path) == 0);
+    if (test_quick()) {
+        levels /= 4;
+        min_dead /= 8;
+    }
+    capsets_tally t = {0};
+    for (int k = 0; k < c.nlevels && k < levels; k++)
+        sample_capsets(&c.levels[k], samples, &t, (unsigned)(9100 + k));
+    CHECK_INT(t.wrong, 0);
+    CHECK(t.dead >= min_dead);
+    printf("  %s: %d positions, %d called dead by the capacity-counted sets (checked by BFS; "
+           "%d unknown), %d pulled positions kept alive\n",
+           name, t.positions, t.dead, t.unknown, t.alive_pulled);
+    collection_free(&c);
+}
+
+TEST(capsets_sound_microban)
+{
+    run_capsets("microban155.xsb", 155, 40, 900);
+}
+
+TEST(capsets_sound_boxoban)
+{
+    run_capsets("boxoban/unfiltered/test/000.txt", 200, 20, 1600);
+}
+
 /* ------------------------------------------- learned deadlock patterns */
 
 TEST(stuck_patterns_hand_made)
