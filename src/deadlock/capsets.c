@@ -44,7 +44,7 @@ int capsets_build(capsets *cs, const board *b)
     memset(cs, 0, sizeof *cs);
     cs->b = b;
     int n = b->nsq, w = (n + 63) / 64;
-    cs->region_of = malloc(sizeof(int16_t) * (size_t)n);
+    cs->region_of = malloc(sizeof(int32_t) * (size_t)n);
     cs->first = calloc((size_t)n + 1, sizeof(uint32_t));
     uint64_t *reach = calloc((size_t)n * (size_t)w, sizeof(uint64_t));
     uint8_t *comp = distance_side_components(b);
@@ -81,7 +81,7 @@ int capsets_build(capsets *cs, const board *b)
         for (sq_t t = s; t < n; t++)
             if (!b->dead[t] && cs->region_of[t] < 0 && bit(reach + (size_t)s * (size_t)w, t) &&
                 bit(reach + (size_t)t * (size_t)w, s))
-                cs->region_of[t] = (int16_t)nr;
+                cs->region_of[t] = nr;
         nr++;
     }
     cs->nregions = nr;
@@ -93,9 +93,9 @@ int capsets_build(capsets *cs, const board *b)
     uint8_t *in = malloc((size_t)nr + 1);
     /* at most two sets per region */
     cs->set = malloc(sizeof(capset) * (2 * (size_t)nr + 1));
-    sq_t *pool = malloc(sizeof(sq_t) * (2 * (size_t)nr * (size_t)n + 1));
-    if (!down || !up || !goals || !stack || !in || !cs->set || !pool) {
-        free(reach), free(down), free(up), free(goals), free(stack), free(in), free(pool);
+    int *rsize = calloc((size_t)nr + 1, sizeof(int));
+    if (!down || !up || !goals || !stack || !in || !cs->set || !rsize) {
+        free(reach), free(down), free(up), free(goals), free(stack), free(in), free(rsize);
         capsets_free(cs);
         return -1;
     }
@@ -115,39 +115,56 @@ int capsets_build(capsets *cs, const board *b)
         }
     }
     free(reach);
+    for (sq_t s = 0; s < n; s++)
+        if (cs->region_of[s] >= 0)
+            rsize[cs->region_of[s]]++;
+    /* the sets that say something, with their sizes: a trap when it
+     * cannot hold every box, a source set when it needs a box and is not
+     * the whole board */
     uint32_t used = 0;
     for (int a = 0; a < nr; a++)
         for (int kind = 1; kind >= 0; kind--) {
             closure(kind ? down : up, nr, rw, a, in, stack);
             int g = 0, size = 0;
             for (int x = 0; x < nr; x++)
-                g += in[x] ? goals[x] : 0;
-            for (sq_t s = 0; s < n; s++)
-                size += cs->region_of[s] >= 0 && in[cs->region_of[s]];
-            /* a trap says something when it cannot hold every box; a
-             * source set when it needs a box and is not the whole board */
+                if (in[x]) {
+                    g += goals[x];
+                    size += rsize[x];
+                }
             if (kind ? g >= b->nboxes : g == 0 || size == nlive)
                 continue;
             capset *c = &cs->set[cs->nsets++];
             c->start = used;
-            c->n = 0;
+            c->n = (uint32_t)size;
             c->trap = (uint8_t)kind;
-            c->region = (int16_t)a;
-            c->lo = (int16_t)(kind ? 0 : g);
-            c->hi = (int16_t)(kind ? g : b->nboxes);
-            for (sq_t s = 0; s < n; s++)
-                if (cs->region_of[s] >= 0 && in[cs->region_of[s]]) {
-                    pool[used++] = s;
-                    c->n++;
-                    cs->first[s + 1]++;
-                }
+            c->region = a;
+            c->lo = kind ? 0 : g;
+            c->hi = kind ? g : b->nboxes;
+            used += (uint32_t)size;
         }
+    free(rsize);
+    sq_t *pool = malloc(sizeof(sq_t) * ((size_t)used + 1));
+    if (!pool) {
+        free(down), free(up), free(goals), free(stack), free(in);
+        capsets_free(cs);
+        return -1;
+    }
+    for (int k = 0; k < cs->nsets; k++) {
+        capset *c = &cs->set[k];
+        closure(c->trap ? down : up, nr, rw, c->region, in, stack);
+        uint32_t i = c->start;
+        for (sq_t s = 0; s < n; s++)
+            if (cs->region_of[s] >= 0 && in[cs->region_of[s]]) {
+                pool[i++] = s;
+                cs->first[s + 1]++;
+            }
+    }
     free(down), free(up), free(goals), free(stack), free(in);
     cs->sq = pool;
     for (sq_t s = 0; s < n; s++)
         cs->first[s + 1] += cs->first[s];
     cs->memb = malloc(sizeof(uint16_t) * ((size_t)cs->first[n] + 1));
-    cs->count = calloc((size_t)cs->nsets + 1, sizeof(int16_t));
+    cs->count = calloc((size_t)cs->nsets + 1, sizeof(int32_t));
     uint32_t *fill = malloc(sizeof(uint32_t) * ((size_t)n + 1));
     if (!cs->memb || !cs->count || !fill || cs->nsets > UINT16_MAX) {
         free(fill);
@@ -169,7 +186,7 @@ int capsets_count(capsets *cs, const position *p)
     const board *b = cs->b;
     if (cs->nsets == 0)
         return 0;
-    memset(cs->count, 0, sizeof(int16_t) * (size_t)cs->nsets);
+    memset(cs->count, 0, sizeof(int32_t) * (size_t)cs->nsets);
     for (int i = 0; i < b->nboxes; i++) {
         sq_t s = p->boxes[i];
         for (uint32_t m = cs->first[s]; m < cs->first[s + 1]; m++)

@@ -38,21 +38,21 @@
 
 typedef struct capset {
     uint32_t start, n; /* squares sq[start .. start + n) */
-    int16_t lo, hi;    /* a live position has lo <= boxes in the set <= hi */
-    int16_t region;    /* the region whose closure it is */
+    int32_t lo, hi;    /* a live position has lo <= boxes in the set <= hi */
+    int32_t region;    /* the region whose closure it is */
     uint8_t trap;      /* 1: closed downwards (hi bounds), 0: upwards (lo) */
 } capset;
 
 typedef struct capsets {
     const board *b;
     int nregions;
-    int16_t *region_of; /* [nsq] region of a square, -1 for dead squares */
+    int32_t *region_of; /* [nsq] region of a square, -1 for dead squares */
     int nsets;
     capset *set;        /* [nsets] */
     sq_t *sq;           /* the sets' squares, one set after the other */
     uint32_t *first;    /* [nsq + 1] square s's sets: memb[first[s] .. first[s + 1]) */
     uint16_t *memb;
-    int16_t *count;     /* [nsets] boxes in each set (capsets_count, _move) */
+    int32_t *count;     /* [nsets] boxes in each set (capsets_count, _move) */
 } capsets;
 
 /* Builds the regions and sets of b (needs b->dead). Returns 0, or -1 when

@@ -72,6 +72,44 @@ END
 cmp -s "$WORK/rooms" "$WORK/want" && pass || fail "show --rooms: $(diff "$WORK/want" "$WORK/rooms")"
 expect_out '^  board, dead squares marked x:$' "show --rooms keeps the usual output"
 
+# --deadlocks: on the demo's level 4 a box pushed onto the top row can only
+# move along it (the player can never stand above it), so the row is a trap
+# for its two goals; the rest of the room, which no box of the row can come
+# back to, must hold at least as many boxes as its own two goals.
+run "$KEEPER" show "$DEMO" --level 4 --deadlocks
+expect_rc 0 "show --deadlocks"
+sed -n '/^  reversible regions: /,$p' "$WORK/out" > "$WORK/sets"
+cat > "$WORK/want" <<'END'
+  reversible regions: 2; deadlock sets: 1 trap, 1 source set
+  board, regions drawn as letters (dead squares x):
+   ########
+   #xaaaax#
+   #b#bb#b#
+  ##bbbbbb##
+  #xbbbbbbx#
+  #xxxxxxxx#
+  ##########
+  trap of region a: 4 squares, at most 2 boxes
+   ########
+   # %%%% #
+   # #..# #
+  ##  $$  ##
+  #  $  $  #
+  #   @    #
+  ##########
+  source set of region b: 16 squares, at least 2 boxes
+   ########
+   #  ..  #
+   #%#%%#%#
+  ##%%%%%%##
+  # %%%%%% #
+  #   @    #
+  ##########
+END
+cmp -s "$WORK/sets" "$WORK/want" && pass || fail "show --deadlocks: $(diff "$WORK/want" "$WORK/sets")"
+run "$KEEPER" show "$DEMO" --level 4 --deadlocks --html "$WORK/x.html"
+expect_rc 2 "show --deadlocks with --html: usage error"
+
 run "$KEEPER" show "$DEMO" --level 6 --rooms
 expect_rc 0 "show --rooms, no room"
 expect_out '^  rooms: 0 rooms, 0 links$' "show --rooms: a level without rooms"
