@@ -335,6 +335,31 @@ static int random_pull(position *p, reach *r)
     return 1;
 }
 
+/* A position a few random pulls from the solved one (solvable: the pulls,
+ * reversed, are pushes back to the goals): a box on every goal, the player
+ * on a random square free of goals, then up to 9 pulls; *pushes gets how
+ * many random pushes the caller should make next (0-3). Returns 0 when no
+ * square for the player was found. */
+static int near_solved(position *p, reach *r, int *pushes)
+{
+    const board *b = p->b;
+    sq_t pl = SQ_NONE;
+    for (int tries = 0; tries < 100 && pl == SQ_NONE; tries++) {
+        sq_t s = (sq_t)(rand() % b->nsq);
+        if (!b->is_goal[s])
+            pl = s;
+    }
+    if (pl == SQ_NONE)
+        return 0;
+    pos_set(p, b->goals, pl);
+    int pulls = rand() % 10;
+    *pushes = rand() % 4;
+    for (int k = 0; k < pulls; k++)
+        if (!random_pull(p, r))
+            break;
+    return 1;
+}
+
 /* Positions near the solved one: a box on every goal, the player on a
  * random free square, a few random pulls (a position so reached is
  * solvable: the pulls, reversed, are pushes back to the goals), then a few
@@ -355,20 +380,9 @@ static void sample_fixed(const level *lv, int samples, fixed_tally *t, unsigned 
     fixed_init(&fx, &b);
     srand(seed);
     for (int sample = 0; sample < samples; sample++) {
-        /* the player on a random square free of goals */
-        sq_t pl = SQ_NONE;
-        for (int tries = 0; tries < 100 && pl == SQ_NONE; tries++) {
-            sq_t s = (sq_t)(rand() % b.nsq);
-            if (!b.is_goal[s])
-                pl = s;
-        }
-        if (pl == SQ_NONE)
+        int pushes;
+        if (!near_solved(&p, &r, &pushes))
             break;
-        pos_set(&p, b.goals, pl);
-        int pulls = rand() % 10, pushes = rand() % 4;
-        for (int k = 0; k < pulls; k++)
-            if (!random_pull(&p, &r))
-                break;
         t->positions++;
         if (fixed_find(&fx, &p) > 0)
             t->with_fixed++;
@@ -716,19 +730,10 @@ static void sample_capsets(const level *lv, int samples, capsets_tally *t, unsig
     sq_t *sqs = xmalloc(sizeof(sq_t) * (size_t)b.nboxes);
     uint8_t *used = xmalloc((size_t)b.nsq);
     for (int sample = 0; sample < samples; sample++) {
-        sq_t pl = SQ_NONE;
-        for (int tries = 0; tries < 100 && pl == SQ_NONE; tries++) {
-            sq_t s = (sq_t)(rand() % b.nsq);
-            if (!b.is_goal[s])
-                pl = s;
-        }
-        if (pl == SQ_NONE)
+        int pushes;
+        if (!near_solved(&p, &r, &pushes))
             break;
-        pos_set(&p, b.goals, pl);
-        int pulls = rand() % 10, pushes = rand() % 4;
-        for (int k = 0; k < pulls; k++)
-            if (!random_pull(&p, &r))
-                break;
+        sq_t pl;
         t->positions++;
         if (capsets_dead(&cs, &p)) {
             t->dead++;
