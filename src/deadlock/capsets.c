@@ -198,33 +198,22 @@ int capsets_count(capsets *cs, const position *p)
     return 0;
 }
 
-int capsets_move(capsets *cs, sq_t from, sq_t to)
+int capsets_push_dead(capsets *cs, sq_t from, sq_t to)
 {
-    int dead = 0;
+    /* the push, counted: one box leaves from's sets and enters to's */
     for (uint32_t m = cs->first[from]; m < cs->first[from + 1]; m++)
         cs->count[cs->memb[m]]--;
-    for (uint32_t m = cs->first[to]; m < cs->first[to + 1]; m++) {
-        uint16_t k = cs->memb[m];
-        if (++cs->count[k] > cs->set[k].hi)
-            dead = 1;
-    }
-    for (uint32_t m = cs->first[from]; m < cs->first[from + 1] && !dead; m++) {
-        uint16_t k = cs->memb[m];
-        if (cs->count[k] < cs->set[k].lo)
-            dead = 1;
-    }
-    return dead;
-}
-
-void capsets_unmove(capsets *cs, sq_t from, sq_t to)
-{
+    for (uint32_t m = cs->first[to]; m < cs->first[to + 1]; m++)
+        cs->count[cs->memb[m]]++;
+    int dead = 0;
+    for (uint32_t m = cs->first[to]; m < cs->first[to + 1] && !dead; m++)
+        dead = cs->count[cs->memb[m]] > cs->set[cs->memb[m]].hi;
+    for (uint32_t m = cs->first[from]; m < cs->first[from + 1] && !dead; m++)
+        dead = cs->count[cs->memb[m]] < cs->set[cs->memb[m]].lo;
+    /* and taken back */
     for (uint32_t m = cs->first[to]; m < cs->first[to + 1]; m++)
         cs->count[cs->memb[m]]--;
     for (uint32_t m = cs->first[from]; m < cs->first[from + 1]; m++)
         cs->count[cs->memb[m]]++;
-}
-
-int capsets_dead(capsets *cs, const position *p)
-{
-    return capsets_count(cs, p);
+    return dead;
 }

@@ -52,7 +52,7 @@ typedef struct capsets {
     sq_t *sq;           /* the sets' squares, one set after the other */
     uint32_t *first;    /* [nsq + 1] square s's sets: memb[first[s] .. first[s + 1]) */
     uint16_t *memb;
-    int32_t *count;     /* [nsets] boxes in each set (capsets_count, _move) */
+    int32_t *count;     /* [nsets] boxes in each set (capsets_count) */
 } capsets;
 
 /* Builds the regions and sets of b (needs b->dead). Returns 0, or -1 when
@@ -61,17 +61,13 @@ int capsets_build(capsets *cs, const board *b);
 void capsets_free(capsets *cs);
 
 /* Counts p's boxes into cs->count; returns 1 when some set breaks its bound
- * (p is dead). */
+ * (p is dead; the player plays no part). 0 when there are no sets (also
+ * after a failed capsets_build, which leaves cs empty). */
 int capsets_count(capsets *cs, const position *p);
 
-/* After a push of a box from `from` to `to` (the counts were p's before
- * it): updates the counts, and returns 1 when a set of either square
- * breaks its bound. capsets_unmove takes it back. */
-int capsets_move(capsets *cs, sq_t from, sq_t to);
-void capsets_unmove(capsets *cs, sq_t from, sq_t to);
-
-/* Whether p is dead by the sets, counting afresh (p->boxes only; the
- * player plays no part). */
-int capsets_dead(capsets *cs, const position *p);
+/* Whether a push of a box from `from` to `to` in the position last counted
+ * makes a set of either square break its bound (only those can). The
+ * counts are left as they were. */
+int capsets_push_dead(capsets *cs, sq_t from, sq_t to);
 
 #endif

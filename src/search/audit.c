@@ -48,8 +48,7 @@ typedef struct auditor {
     lb_sol sol;
     int lb_ok;
     fixed_ctx fx;
-    capsets cs;
-    int cs_ok;
+    capsets cs; /* empty when it could not be built */
     corral_ctx cc;
     uint8_t *allow;
     subset_ctx sub, loc;
@@ -88,8 +87,7 @@ static void audit_here(auditor *a, sq_t to)
     if (a->lb_ok)
         verdict(a, AUDIT_matching, lb_solve(&a->lb, &a->sol, p->boxes) == LB_INF);
     verdict(a, AUDIT_fixed, fixed_deadlock(&a->fx, p));
-    if (a->cs_ok)
-        verdict(a, AUDIT_capsets, capsets_dead(&a->cs, p));
+    verdict(a, AUDIT_capsets, capsets_count(&a->cs, p));
     reach_compute(&a->r, p, p->player);
     int pruned = corral_prune(&a->cc, p, &a->r, a->allow);
     verdict(a, AUDIT_corral, pruned == 0);
@@ -143,7 +141,7 @@ int audit_solution(const board *b, const movelist *mv, audit_report *r)
     lb_sol_init(&a.sol, b->nboxes);
     a.lb_ok = lb_init(&a.lb, b, 1, &a.mem) == 0;
     fixed_init(&a.fx, b);
-    a.cs_ok = capsets_build(&a.cs, b) == 0;
+    capsets_build(&a.cs, b);
     corral_init(&a.cc, b);
     a.allow = xcalloc((size_t)b->nboxes, 1);
     subset_init(&a.sub, b, AUDIT_CORRAL_LIMIT, AUDIT_SUBSET_MAX_BOXES);
@@ -202,8 +200,7 @@ int audit_solution(const board *b, const movelist *mv, audit_report *r)
     free(a.allow);
     corral_free(&a.cc);
     fixed_free(&a.fx);
-    if (a.cs_ok)
-        capsets_free(&a.cs);
+    capsets_free(&a.cs);
     if (a.lb_ok)
         lb_free(&a.lb);
     lb_sol_free(&a.sol);

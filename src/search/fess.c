@@ -519,14 +519,10 @@ static int generate(fess *f, uint32_t n, int pruned)
                 pos_undo(p, &u);
                 continue;
             }
-            if (f->cs.nsets) {
-                int dead = capsets_move(&f->cs, from, m->to);
-                capsets_unmove(&f->cs, from, m->to);
-                if (dead) {
-                    f->st->cut_capsets++;
-                    pos_undo(p, &u);
-                    continue;
-                }
+            if (f->cs.nsets && capsets_push_dead(&f->cs, from, m->to)) {
+                f->st->cut_capsets++;
+                pos_undo(p, &u);
+                continue;
             }
             int fresh;
             sq_t norm = reach_after_move(&f->rc, &f->r, p, from, m->to, pl, &fresh);
@@ -756,8 +752,8 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     if (cfg->patterns)
         patterns_init(&f->pat, b, cfg->patterns == 4);
     fixed_init(&f->fx, b);
-    if (cfg->capsets && capsets_build(&f->cs, b) != 0)
-        memset(&f->cs, 0, sizeof f->cs); /* out of memory: no sets, no pruning */
+    if (cfg->capsets)
+        capsets_build(&f->cs, b); /* out of memory: no sets, no pruning */
     corral_init(&f->cc, b);
     f->allow = xcalloc((size_t)b->nboxes, 1);
     if (cfg->corrals && cfg->deadlock_search > 0) {

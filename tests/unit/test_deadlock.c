@@ -304,9 +304,23 @@ TEST(deadlock_detectors_sound_microban)
 
 #include "../../src/deadlock/fixed.h"
 
-typedef struct fixed_tally {
+/* Verdicts of a detector on sampled positions (with_fixed: the fixed-box
+ * test's positions that hold a fixed box). */
+typedef struct verdict_tally {
     int positions, with_fixed, dead, wrong, alive_pulled, unknown;
-} fixed_tally;
+} verdict_tally;
+
+/* A "dead" verdict on p, checked against breadth-first search: a solvable
+ * p is a wrong verdict, one the search cannot decide within its limit an
+ * unknown one. */
+static void tally_dead(verdict_tally *t, const board *b, const position *p)
+{
+    long opt;
+    int truth = solvable(b, p, &opt);
+    t->dead++;
+    t->wrong += truth == 1;
+    t->unknown += truth < 0;
+}
 
 /* One random pull of a box in p (the player walks to the box, steps away
  * and the box follows); returns 0 when no pull is possible. */
@@ -366,7 +380,7 @@ static int near_solved(position *p, reach *r, int *pushes)
  * random pushes (which may kill it). Every "dead" verdict of the fixed-box
  * matching is checked against breadth-first search, and no position
  * reached by pulls alone may be called dead. */
-static void sample_fixed(const level *lv, int samples, fixed_tally *t, unsigned seed)
+static void sample_fixed(const level *lv, int samples, verdict_tally *t, unsigned seed)
 {
     board b;
     if (board_build(&b, lv) != 0)
@@ -399,15 +413,8 @@ static void sample_fixed(const level *lv, int samples, fixed_tally *t, unsigned 
         if (pushes == 0 || pos_solved(&p))
             continue;
         t->positions++;
-        if (fixed_deadlock(&fx, &p)) {
-            t->dead++;
-            long opt;
-            int truth = solvable(&b, &p, &opt);
-            if (truth == 1)
-                t->wrong++;
-            else if (truth < 0)
-                t->unknown++;
-        }
+        if (fixed_deadlock(&fx, &p))
+            tally_dead(t, &b, &p);
     }
     fixed_free(&fx);
     reach_free(&r);
@@ -426,7 +433,7 @@ static void run_fixed(const char *name, int levels, int samples, int min_dead)
         levels /= 4;
         min_dead /= 8;
     }
-    fixed_tally t = {0};
+    verdict_tally t = {0};
     for (int k = 0; k < c.nlevels && k < levels; k++)
         sample_fixed(&c.levels[k], samples, &t, (unsigned)(7000 + k));
     CHECK_INT(t.wrong, 0);
@@ -540,7 +547,7 @@ static int capsets_of_text(const char *text, int *traps, int *sources)
     int dead = -1;
     *traps = *sources = 0;
     if (capsets_build(&cs, &b) == 0) {
-        dead = capsets_dead(&cs, &p);
+        dead = capsets_count(&cs, &p);
         for (int k = 0; k < cs.nsets; k++) {
             const capset *s = &cs.set[k];
             if (s->trap && cs.count[k] > s->hi)
@@ -701,16 +708,12 @@ TEST(capsets_closed_microban)
     collection_free(&c);
 }
 
-typedef struct capsets_tally {
-    int positions, dead, wrong, unknown, alive_pulled;
-} capsets_tally;
-
 /* As sample_fixed: positions a few pulls from the solved one (solvable,
  * never to be called dead), then a few random pushes; every "dead" verdict
  * of the sets is checked against breadth-first search. Boxes are also
  * dropped at random on live squares, which breaks the sets far more
  * often. */
-static void sample_capsets(const level *lv, int samples, capsets_tally *t, unsigned seed)
+static void sample_capsets(const level *lv, int samples, verdict_tally *t, unsigned seed)
 {
     board b;
     if (board_build(&b, lv) != 0)
@@ -735,7 +738,7 @@ static void sample_capsets(const level *lv, int samples, capsets_tally *t, unsig
             break;
         sq_t pl;
         t->positions++;
-        if (capsets_dead(&cs, &p)) {
+        if (capsets_count(&cs, &p)) {
             t->dead++;
             t->wrong++;
         } else {
@@ -747,13 +750,8 @@ static void sample_capsets(const level *lv, int samples, capsets_tally *t, unsig
                 break;
         if (pushes > 0 && !pos_solved(&p)) {
             t->positions++;
-            if (capsets_dead(&cs, &p)) {
-                t->dead++;
-                long opt;
-                int truth = solvable(&b, &p, &opt);
-                t->wrong += truth == 1;
-                t->unknown += truth < 0;
-            }
+            if (capsets_count(&cs, &p))
+                tally_dead(t, &b, &p);
         }
         /* boxes on random live squares, the player on a free one */
         memset(used, 0, (size_t)b.nsq);
@@ -777,13 +775,8 @@ static void sample_capsets(const level *lv, int samples, capsets_tally *t, unsig
         if (pos_solved(&p))
             continue;
         t->positions++;
-        if (capsets_dead(&cs, &p)) {
-            t->dead++;
-            long opt;
-            int truth = solvable(&b, &p, &opt);
-            t->wrong += truth == 1;
-            t->unknown += truth < 0;
-        }
+        if (capsets_count(&cs, &p))
+            tally_dead(t, &b, &p);
     }
     free(sqs), free(used);
     capsets_free(&cs);
@@ -803,7 +796,7 @@ static void run_capsets(const char *name, int levels, int samples, int min_dead)
         levels /= 4;
         min_dead /= 8;
     }
-    capsets_tally t = {0};
+    verdict_tally t = {0};
     for (int k = 0; k < c.nlevels && k < levels; k++)
         sample_capsets(&c.levels[k], samples, &t, (unsigned)(9100 + k));
     CHECK_INT(t.wrong, 0);
