@@ -5,28 +5,37 @@
  * (every rank parses the same collections, so no shared file system is
  * needed and '-' works), then keeps the work queue: jobs go out largest
  * first, up to --threads at a time to each rank (rank 0 included, with
- * its own threads), and a rank gets its next job as soon as it sends a
- * result back. Results are written by rank 0 alone, in input order,
- * through the formatters of keeper solve and keeper verify (solveout.h,
- * verify.h): the output is byte for byte what keeper writes, times aside.
+ * its own threads), and one more to each other rank that waits there, so
+ * that a thread finishing a job starts the next at once instead of
+ * waiting for rank 0 to hear of it. When no job is left to hand out and
+ * some rank has a free thread, rank 0 recalls a waiting job from another
+ * rank (a job not started yet comes back and goes out again), so that
+ * none waits behind a long one. Results are written by rank 0 alone, in
+ * input order, through the formatters of keeper solve and keeper verify
+ * (solveout.h, verify.h): the output is byte for byte what keeper writes,
+ * times aside.
  *
  * Messages: TAG_JOB (rank 0 to a worker): a 4-byte job id, then the job's
  * payload (verify: the solution; solve: nothing). TAG_STOP: no job will
  * follow (idle threads are then lent to running portfolios, as keeper
- * solve does). TAG_RESULT (worker to rank 0): the job id, then the reply
- * (solve: the solve_result and its strings; verify: the outcome and the
- * text). TAG_ALIVE (worker to rank 0, empty): a heartbeat every second.
- * TAG_DONE (rank 0 to each live worker, one byte): every reply is in; 1
- * when a rank was lost, so that no rank waits in MPI_Finalize for it.
+ * solve does); sent once every job has started. TAG_RECALL (rank 0 to a
+ * worker, empty): give back a job not started; TAG_RECALLED (the reply):
+ * its id, or -1 when every job there has started. TAG_RESULT (worker to
+ * rank 0): the job id, then the reply (solve: the solve_result and its
+ * strings; verify: the outcome and the text). TAG_ALIVE (worker to rank
+ * 0, empty): a heartbeat every second. TAG_DONE (rank 0 to each live
+ * worker, one byte): every reply is in; 1 when a rank was lost, so that no
+ * rank waits in MPI_Finalize for it.
  * The ranks run the same binary: structs travel as bytes.
  *
  * Every rank's main thread does all MPI calls (MPI_THREAD_FUNNELED); the
  * solver threads only take jobs from and give results to a local pool.
  * Errors return (MPI_ERRORS_RETURN): a rank whose messages fail, or that
  * has jobs out and sent nothing for KEEPER_MPI_LOST_AFTER seconds (60), is
- * marked lost, its jobs reported as "worker lost", and no more jobs go to
- * it. (Open MPI's mpirun ends the whole job when a rank dies unless run
- * with --enable-recovery; then the heartbeat is what notices.) */
+ * marked lost, its jobs that may have started reported as "worker lost"
+ * (those waiting there go out again), and no more jobs go to it. (Open
+ * MPI's mpirun ends the whole job when a rank dies unless run with
+ * --enable-recovery; then the heartbeat is what notices.) */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 
@@ -51,7 +60,11 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { TAG_JOB = 1, TAG_STOP = 2, TAG_RESULT = 3, TAG_ALIVE = 4, TAG_DONE = 5 };
+enum { TAG_JOB = 1, TAG_STOP = 2, TAG_RESULT = 3, TAG_ALIVE = 4, TAG_DONE = 5, TAG_RECALL = 6,
+       TAG_RECALLED = 7 };
+
+/* Jobs a worker rank holds beyond its threads, waiting there. */
+#define AHEAD 1
 
 /* ------------------------------------------------------ work, any rank */
 
@@ -172,6 +185,22 @@ static int pool_done(pool *p)
     return id;
 }
 
+/* Takes back the last job queued and not started: its id (its payload
+ * freed), or -1 when there is none. */
+static int pool_recall(pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    int id = -1;
+    if (p->qh < p->qt) {
+        p->qt--;
+        id = p->qid[p->qt];
+        free(p->qpay[p->qt]);
+        p->qpay[p->qt] = NULL;
+    }
+    pthread_mutex_unlock(&p->mu);
+    return id;
+}
+
 static void pool_finish(pool *p)
 {
     pool_close(p);
@@ -207,6 +236,18 @@ static void nap(pool *p)
     if (p->dh == p->dt)
         pthread_cond_timedwait(&p->done_cv, &p->mu, &ts);
     pthread_mutex_unlock(&p->mu);
+}
+
+/* Whether rank 0 tells on stderr where jobs go (KEEPER_MPI_TRACE=1; the
+ * test of recalls reads it). */
+static int tracing(void)
+{
+    static int t = -1;
+    if (t < 0) {
+        const char *s = getenv("KEEPER_MPI_TRACE");
+        t = s && *s && strcmp(s, "0") != 0;
+    }
+    return t;
 }
 
 /* The rank that the test of lost workers makes die (0: none). */
@@ -267,6 +308,20 @@ static void serve(work *w, int me)
                 stop = 1;
                 pool_close(&p);
                 free(buf);
+            } else if (st.MPI_TAG == TAG_RECALL) {
+                free(buf);
+                int32_t back = pool_recall(&p);
+                if (back >= 0)
+                    inflight--;
+                if (MPI_Send(&back, (int)sizeof back, MPI_CHAR, 0, TAG_RECALLED, MPI_COMM_WORLD) !=
+                    MPI_SUCCESS) {
+                    stop = 2;
+                    break;
+                }
+            } else if (st.MPI_TAG != TAG_JOB || n < (int)sizeof(int32_t)) {
+                free(buf); /* not a job (cannot happen): dropped */
+                fprintf(stderr, "keeper-mpi: rank %d: unexpected message (tag %d, %d bytes)\n", me,
+                        st.MPI_TAG, n);
             } else {
                 if (me == lose_rank())
                     _exit(3); /* the test of a lost worker */
@@ -305,22 +360,50 @@ typedef struct coord {
     int64_t *heard;       /* by rank: when it last sent anything */
     int64_t lost_after_ns; /* a rank with jobs silent this long is lost */
     int ndone;
+    int threads;          /* per rank */
+    int64_t *seq;         /* by job: when it was sent (a counter) */
+    int64_t nsent;
+    int *back, nback;     /* jobs to hand out again, before the queue's next */
 } coord;
 
-/* Rank r is lost: says so, its jobs out are taken as lost, it gets no
- * more. */
+/* Rank r is lost: says so, its jobs that may have started are taken as
+ * lost, those waiting there go out again, it gets no more. A worker runs
+ * its jobs in the order they came, so with T threads the T sent first of
+ * those it holds are the ones that may have started (a job that kills its
+ * rank is not handed to the next). */
 static void lose(work *w, coord *cs, int r, const char *why)
 {
+    /* the jobs r holds; cut: 1 may have started (lost), 2 waits there
+     * (goes out again) */
+    int *held = xcalloc((size_t)cs->load[r] + 1, sizeof(int)), nheld = 0, nlost = 0;
+    for (int k = 0; k < w->njobs && nheld < cs->load[r]; k++)
+        if (cs->owner[k] == r && !cs->got[k])
+            held[nheld++] = k;
+    char *cut = xcalloc((size_t)nheld + 1, 1);
+    for (int i = 0; i < nheld; i++) {
+        int older = 0; /* jobs held by r sent before this one */
+        for (int j = 0; j < nheld; j++)
+            older += cs->seq[held[j]] < cs->seq[held[i]];
+        cut[i] = older < cs->threads ? 1 : 2;
+        nlost += cut[i] == 1;
+    }
     fprintf(stderr, "keeper: error: rank %d lost (%s); its %d level%s marked 'worker lost'\n", r,
-            why, cs->load[r], cs->load[r] == 1 ? "" : "s");
+            why, nlost, nlost == 1 ? "" : "s");
     cs->alive[r] = 0;
     w->lost++;
-    for (int k = 0; k < w->njobs; k++)
-        if (cs->owner[k] == r && !cs->got[k]) {
+    for (int i = 0; i < nheld; i++) {
+        int k = held[i];
+        if (cut[i] == 1) {
             w->take(w, k, NULL, 0);
             cs->got[k] = 1;
             cs->ndone++;
+        } else {
+            cs->owner[k] = -1;
+            cs->back[cs->nback++] = k;
         }
+    }
+    free(held);
+    free(cut);
     cs->load[r] = 0;
 }
 
@@ -369,22 +452,31 @@ static void coordinate(work *w, int size)
     pool p;
     pool_start(&p, w);
     int next = 0, stopped = 0;
+    /* jobs recalled, to hand out again before order[next] */
+    cs.threads = w->threads;
+    cs.seq = xcalloc((size_t)n + 1, sizeof(int64_t));
+    int *back = cs.back = xcalloc((size_t)n + 1, sizeof(int));
+    char *recalling = xcalloc((size_t)size, 1); /* by rank: a recall is out */
+    char *started = xcalloc((size_t)size, 1);   /* by rank: its last recall
+                                                   found no job waiting */
     strbuf msg;
     sb_init(&msg);
     for (;;) {
         int busy = 0;
-        /* 1. Hand out jobs while some rank has a free thread: the least
-         *    loaded rank, the workers before rank 0. */
-        while (next < n) {
+        /* 1. Hand out jobs while some rank has room: a free thread first
+         *    (the least loaded rank, the workers before rank 0), then a
+         *    place to wait on a worker rank. */
+        while (next < n || cs.nback > 0) {
             int r = -1;
             for (int k = 1; k <= size; k++) {
                 int q = k % size;
-                if (alive[q] && load[q] < w->threads && (r < 0 || load[q] < load[r]))
+                int room = (q == 0 ? w->threads : w->threads + AHEAD) - load[q];
+                if (alive[q] && room > 0 && (r < 0 || load[q] < load[r]))
                     r = q;
             }
             if (r < 0)
                 break;
-            int id = order[next++];
+            int id = cs.nback > 0 ? back[--cs.nback] : order[next++];
             sb_clear(&msg);
             int32_t id32 = id;
             sb_putn(&msg, (const char *)&id32, sizeof id32);
@@ -398,6 +490,13 @@ static void coordinate(work *w, int size)
                 /* Not a blocking send: the worker may be sending a long
                  * reply at this moment, both would wait for the other. */
                 int len = (int)msg.len;
+                if (sbuf[id]) { /* a recalled job's earlier send */
+                    MPI_Wait(&sreq[id], MPI_STATUS_IGNORE);
+                    for (int i = 0; i < npend; i++)
+                        if (pend[i] == id)
+                            pend[i--] = pend[--npend];
+                    free(sbuf[id]);
+                }
                 sbuf[id] = sb_take(&msg);
                 if (MPI_Isend(sbuf[id], len, MPI_CHAR, r, TAG_JOB, MPI_COMM_WORLD, &sreq[id]) !=
                     MPI_SUCCESS) {
@@ -406,12 +505,15 @@ static void coordinate(work *w, int size)
                     free(sbuf[id]);
                     sbuf[id] = NULL;
                     alive[r] = 0;
-                    next--; /* the job goes to another rank */
+                    back[cs.nback++] = id; /* the job goes to another rank */
                     continue;
                 }
                 pend[npend++] = id;
             }
+            if (tracing())
+                fprintf(stderr, "keeper-mpi: trace: job %d to rank %d\n", id, r);
             owner[id] = r;
+            cs.seq[id] = cs.nsent++;
             load[r]++;
             busy = 1;
         }
@@ -429,8 +531,28 @@ static void coordinate(work *w, int size)
                 pend[i--] = pend[--npend];
             }
         }
-        /* 2. No job left: the ranks may lend their idle threads. */
-        if (next == n && !stopped) {
+        /* 1b. Nothing left to hand out, a thread free somewhere: recall a
+         *     job waiting on a worker rank. */
+        int free_thread = 0, waiting = 0, out = 0;
+        for (int r = 0; r < size; r++)
+            if (alive[r]) {
+                free_thread |= load[r] < w->threads;
+                waiting |= load[r] > w->threads;
+                out |= recalling[r];
+            }
+        if (next == n && cs.nback == 0 && free_thread)
+            for (int r = 1; r < size; r++)
+                if (alive[r] && load[r] > w->threads && !recalling[r] && !started[r]) {
+                    if (MPI_Send("", 0, MPI_CHAR, r, TAG_RECALL, MPI_COMM_WORLD) != MPI_SUCCESS) {
+                        lose(w, &cs, r, "its messages fail");
+                        continue;
+                    }
+                    recalling[r] = 1;
+                    out = 1;
+                    break; /* one at a time: its job may fill the free thread */
+                }
+        /* 2. Every job started: the ranks may lend their idle threads. */
+        if (next == n && cs.nback == 0 && !waiting && !out && !stopped) {
             for (int r = 1; r < size; r++)
                 if (alive[r])
                     MPI_Send("", 0, MPI_CHAR, r, TAG_STOP, MPI_COMM_WORLD);
@@ -457,6 +579,28 @@ static void coordinate(work *w, int size)
                    flag) {
                 MPI_Recv(NULL, 0, MPI_CHAR, r, TAG_ALIVE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 cs.heard[r] = now;
+            }
+            if (alive[r] && recalling[r] &&
+                MPI_Iprobe(r, TAG_RECALLED, MPI_COMM_WORLD, &flag, &st) == MPI_SUCCESS && flag) {
+                int32_t back_id = -1;
+                if (MPI_Recv(&back_id, (int)sizeof back_id, MPI_CHAR, r, TAG_RECALLED,
+                             MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+                    lose(w, &cs, r, "its messages fail");
+                    continue;
+                }
+                cs.heard[r] = now;
+                recalling[r] = 0;
+                if (tracing())
+                    fprintf(stderr, "keeper-mpi: trace: recall from rank %d: %s %d\n", r,
+                            back_id >= 0 ? "job" : "none waiting", back_id);
+                if (back_id >= 0 && back_id < n && owner[back_id] == r && !got[back_id]) {
+                    owner[back_id] = -1;
+                    load[r]--;
+                    back[cs.nback++] = back_id;
+                } else {
+                    started[r] = 1; /* no recall until its next reply */
+                }
+                busy = 1;
             }
             if (!alive[r] || load[r] == 0)
                 continue;
@@ -488,6 +632,7 @@ static void coordinate(work *w, int size)
                 got[id32] = 1;
                 load[r]--;
                 cs.ndone++;
+                started[r] = 0;
                 busy = 1;
             }
             free(buf);
@@ -497,6 +642,20 @@ static void coordinate(work *w, int size)
     }
     sb_free(&msg);
     pool_finish(&p);
+    /* The stop not sent yet (a recall was out when the last reply came):
+     * every worker leaves its loop on it, before the end below. */
+    if (!stopped)
+        for (int r = 1; r < size; r++)
+            if (alive[r])
+                MPI_Send("", 0, MPI_CHAR, r, TAG_STOP, MPI_COMM_WORLD);
+    /* A recall's answer may come after the last reply (the job it found
+     * had started): taken, so that no message is left unreceived. */
+    for (int r = 1; r < size; r++)
+        if (alive[r] && recalling[r]) {
+            int32_t back_id;
+            MPI_Recv(&back_id, (int)sizeof back_id, MPI_CHAR, r, TAG_RECALLED, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        }
     /* The end, to every live rank: whether a rank was lost (then none may
      * call MPI_Finalize). */
     char any_lost = w->lost > 0;
@@ -514,6 +673,10 @@ static void coordinate(work *w, int size)
     free(sreq);
     free(sbuf);
     free(pend);
+    free(back);
+    free(cs.seq);
+    free(recalling);
+    free(started);
     free(order);
     free(owner);
     free(got);

@@ -118,6 +118,22 @@ else
     skip "$LEVELS not found: keeper-mpi on Microban not tested"
 fi
 
+# --- a job waiting on a rank behind a long one is recalled when another
+#     rank has a free thread: Tangle (about a second) goes to rank 1 first,
+#     Two Rooms to rank 0, Warm-up waits on rank 1; rank 0 finishes and
+#     takes it back (KEEPER_MPI_TRACE tells where jobs go)
+{ sed -n '/^; Tangle/,/^; Knot/p' levels/demo-hard.xsb | sed '$d'; cat "$DEMO"; } > "$WORK/recall.xsb"
+keeper_run solve "$WORK/recall.xsb" --levels 1-3 --format lurd
+KEEPER_MPI_TRACE=1 run mpirun $ROOT --oversubscribe -x KEEPER_MPI_TRACE -n 2 "$MPI" solve \
+    "$WORK/recall.xsb" --levels 1-3 --format lurd
+same_rc "a recalled job"
+if cmp -s "$WORK/k.out" "$WORK/out"; then pass; else fail "a recalled job: stdout differs"; fi
+expect_err "trace: job 0 to rank 1" "a recalled job: the long level goes first"
+expect_err "trace: job 2 to rank 0" "a recalled job: Two Rooms to rank 0"
+expect_err "trace: job 1 to rank 1" "a recalled job: Warm-up waits on rank 1"
+expect_err "trace: recall from rank 1: job 1" "a recalled job: Warm-up comes back"
+expect_err "trace: job 1 to rank 0" "a recalled job: and runs on rank 0"
+
 # --- verify: the demo solutions, text and JSON lines, and a broken one
 "$KEEPER" solve "$DEMO" --search bfs --quiet --output "$WORK/demo.sok"
 sed '0,/^[lurdLURD]\{6,\}$/s//llllllllll/' "$WORK/demo.sok" > "$WORK/bad.sok"
@@ -186,6 +202,8 @@ grep -q '"title":"Goal Room","status":"unsolved","reason":"worker lost"' "$WORK/
     fail "a lost rank, --enable-recovery: Goal Room is not 'worker lost': $(grep Goal "$WORK/out" | head -c 200)"
 [ "$(grep -c '"status":"solved"' "$WORK/out")" -eq 7 ] && pass || fail "a lost rank: the other 7 levels are not solved"
 expect_err "rank 1 lost" "a lost rank, --enable-recovery: reported"
+# the job waiting there behind the lost one went to another rank
+expect_err "its 1 level marked 'worker lost'" "a lost rank, --enable-recovery: one level lost"
 expect_err "total  solved 7/8, unsolved 1" "a lost rank, --enable-recovery: the totals"
 
 finish
