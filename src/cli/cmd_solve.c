@@ -93,7 +93,8 @@ static void human(char *buf, size_t n, double x)
  * first (rc->pmu held). */
 static void draw_line(run_ctx *rc, int64_t now)
 {
-    static const char *const strategy_name[] = {"astar", "fess", "portfolio", "backward"};
+    static const char *const strategy_name[] = {"astar", "fess", "portfolio", "backward",
+                                                "opening"};
     char line[512];
     size_t len = 0;
     int shown = 0, more = 0;

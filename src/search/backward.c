@@ -65,6 +65,8 @@ struct backward {
     bheap open;        /* positions waiting for expansion */
     uint8_t *is_start; /* [nsq] a box starts here */
     uint32_t seq;
+    uint32_t best;       /* cfg->open: the best node with one region, or NODE_NONE */
+    uint64_t best_key;   /* its key without the age */
 
     uint64_t start_hash; /* the start's boxes */
     uint32_t goal;
@@ -127,12 +129,55 @@ static bentry heap_pop(bheap *hp)
 
 /* The key of a position, least first: the matching cost (20 bits), the
  * boxes off start squares (12), free-floor regions (4), age (28: older
- * first; past 2^28 positions ties of age wrap, still deterministic). */
+ * first; past 2^28 positions ties of age wrap, still deterministic).
+ * cfg->open: the opening order instead (open_key). */
 static uint64_t make_key(backward *w, int64_t cost, int onstart, int regions)
 {
     uint64_t h = cost >= (int64_t)0xFFFFF ? 0xFFFFF : (uint64_t)cost;
     uint64_t off = (uint64_t)MIN(w->b->nboxes - onstart, 0xFFF);
     return h << 44 | off << 32 | (uint64_t)MIN(regions, 0xF) << 28 | (w->seq++ & 0xFFFFFFF);
+}
+
+#define OPEN_AGE_BITS 36
+/* cfg->open: the opening order of the position on the board, least first
+ * (an open position: the player everywhere, every box movable, the goals
+ * left free): free-floor regions (4 bits), boxes that no pull moves (8),
+ * the boxes' distances to their nearest goals summed, larger first (16),
+ * age (36). */
+static uint64_t open_key(backward *w, int regions)
+{
+    const board *b = w->b;
+    const position *p = &w->pos;
+    uint64_t spread = 0, stuck = 0;
+    for (int i = 0; i < b->nboxes; i++) {
+        sq_t q = p->boxes[i];
+        spread += b->near_dist[q] == DIST_INF ? 0 : b->near_dist[q];
+        int moves = 0;
+        for (int d = 0; d < 4 && !moves; d++) {
+            sq_t t = b->nb[q][d]; /* the player here pulls the box towards d */
+            sq_t u = t == SQ_NONE ? SQ_NONE : b->nb[t][d];
+            moves = u != SQ_NONE && p->box_at[t] == NO_BOX && p->box_at[u] == NO_BOX;
+        }
+        stuck += !moves;
+    }
+    return (uint64_t)MIN(regions, 0xF) << 60 | MIN(stuck, 0xFF) << 52 |
+           (0xFFFF - MIN(spread, 0xFFFF)) << OPEN_AGE_BITS |
+           (w->seq++ & ((1ull << OPEN_AGE_BITS) - 1));
+}
+
+/* The key of node c, the position on the board; cfg->open: c becomes the
+ * best when it has one region and a smaller key without the age (ties:
+ * the older). */
+static uint64_t node_key(backward *w, uint32_t c, int64_t cost, int onstart, int regions)
+{
+    if (!w->cfg->open)
+        return make_key(w, cost, onstart, regions);
+    uint64_t key = open_key(w, regions);
+    if (regions == 1 && (w->best == NODE_NONE || key >> OPEN_AGE_BITS < w->best_key)) {
+        w->best = c;
+        w->best_key = key >> OPEN_AGE_BITS;
+    }
+    return key;
 }
 
 /* Boxes on start squares in the position on the board. */
@@ -428,8 +473,9 @@ static int expand(backward *w, uint32_t n)
             }
             int rg = regions(w);
             int os = on_start(w);
+            uint64_t key = node_key(w, c, cost, os, rg);
             pos_undo(p, &u);
-            if (heap_push(w, &w->open, make_key(w, cost, os, rg), c) != 0) {
+            if (heap_push(w, &w->open, key, c) != 0) {
                 w->stop = STOP_MEMORY;
                 return 1;
             }
@@ -470,7 +516,8 @@ static int add_roots(backward *w, uint32_t vroot)
             continue; /* a zone already rooted */
         sq_t box = b->nb[q][DIR_OPP(pull)];
         uint32_t c = nodes_add(&w->ns, hash, vroot, box, box, DIR_OPP(pull), 0, 0);
-        if (c == NODE_NONE || heap_push(w, &w->open, make_key(w, cost, on_start(w), rg), c) != 0)
+        if (c == NODE_NONE ||
+            heap_push(w, &w->open, node_key(w, c, cost, on_start(w), rg), c) != 0)
             return -1;
         w->st->nodes++;
     }
@@ -490,6 +537,7 @@ backward *backward_begin(const board *b, const backward_config *cfg, search_limi
     w->st = &out->st;
     w->out = out;
     w->goal = NODE_NONE;
+    w->best = NODE_NONE;
     pos_init(&w->pos, b);
     w->start_hash = w->pos.hash;
     if (pos_solved(&w->pos)) {
@@ -567,6 +615,16 @@ int backward_step(backward *w, uint64_t node_budget)
     w->out->stop = w->stop;
     w->finished = 1;
     return 1;
+}
+
+uint32_t backward_best(backward *w, sq_t *boxes, sq_t *player)
+{
+    if (w->best == NODE_NONE)
+        return NODE_NONE;
+    w->st->setpos_steps += pstack_set(&w->path, &w->pos, &w->ns, w->best);
+    memcpy(boxes, w->pos.boxes, sizeof(sq_t) * (size_t)w->b->nboxes);
+    *player = w->pos.player;
+    return w->best;
 }
 
 uint32_t backward_find(const backward *w, uint64_t hash)

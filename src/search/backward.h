@@ -38,6 +38,10 @@ typedef struct backward_config {
     int matching; /* boxes matched to distinct start squares (minimum matching
                      as the heuristic; 0 = each box's nearest start square) */
     int check;    /* debug: check the position after every walk */
+    int open;     /* the opening order (search/opening.h): fewest free-floor
+                     regions, then fewest boxes no pull moves, then the
+                     boxes farthest from the goals; the best position with
+                     one region is kept (backward_best) */
 } backward_config;
 
 /* Searches from the solved position to the level's start. `b` must have
@@ -84,5 +88,11 @@ void backward_unwatch(backward *w, const struct node_store *fwd);
  * his side; 2: no matching of the boxes to start squares; 0: kept). w
  * comes from backward_begin; p is any position of the same board. */
 int backward_cuts(backward *w, const position *p);
+
+/* The opening order (cfg->open): the best position with one free-floor
+ * region stored so far, or NODE_NONE; its boxes into boxes[nboxes] and its
+ * player's square into *player (the position is put on the board: no
+ * backward_step may follow). */
+uint32_t backward_best(backward *w, sq_t *boxes, sq_t *player);
 
 #endif

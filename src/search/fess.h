@@ -41,6 +41,9 @@ typedef struct fess_config {
     int matching;        /* bipartite (matching) deadlock test */
     int fixed;           /* matching deadlock with fixed boxes as walls */
     int capsets;         /* capacity-counted sets of the reversible regions */
+    int goal_needs_meet; /* the board's goal is not the level's (search/opening.h):
+                            only a meeting with the watched backward search ends
+                            the search solved */
     int local;           /* local deadlock search around the moved box */
     int stuck;           /* learned deadlock patterns (deadlock/stuck.h) */
     int packing;         /* packed boxes follow the packing order (else boxes on goals) */

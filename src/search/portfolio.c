@@ -17,16 +17,23 @@
  * in 7.4 s, about 2.2 s of it for the positions). */
 #define SEARCH_COST 5u
 
-enum { MEMBER_FESS, MEMBER_ASTAR, MEMBER_BACKWARD };
+enum { MEMBER_FESS, MEMBER_ASTAR, MEMBER_BACKWARD, MEMBER_OPENING };
 /* The backward search's turn: short (its positions are cheap, and it
  * solves a level in a turn or two when it suits it at all). */
 #define SLICE_BACKWARD 160000u
+/* The opening search's turn: its backward half's positions are as cheap as
+ * the backward search's, its forward half's cost as FESS's. */
+#define SLICE_OPENING 640000u
+/* The opening search joins the round once the first FESS has stored this
+ * many positions (or ended): the levels the others solve by then pay
+ * nothing for it. */
+#define OPENING_JOIN 300000u
 
 /* One member of the portfolio: its search (NULL once ended and freed), its
  * outcome, its slice, and whether it has ended. */
 typedef struct member {
     const char *name;
-    int kind;     /* MEMBER_FESS, MEMBER_ASTAR or MEMBER_BACKWARD */
+    int kind;     /* MEMBER_FESS, MEMBER_ASTAR, MEMBER_BACKWARD or MEMBER_OPENING */
     void *search;
     search_outcome out;
     uint64_t slice; /* the full slice */
@@ -40,9 +47,10 @@ typedef struct member {
  * each member is touched by its own thread only (the lent thread steps
  * m[1]); the threads share `ended`, `nodes_left` and the memory budget. */
 typedef struct portfolio {
-    member m[4];
-    int n;                 /* members: FESS, A*, then the second FESS and
-                              the backward search when they run */
+    member m[5];
+    int n;                 /* members: FESS, A*, then the second FESS, the
+                              backward search and the opening search when
+                              they run */
     search_limits sub;     /* the members' limits: the level's, with no node
                               limit and `ended` as the halt flag */
     uint64_t max_nodes;    /* positions of both members together (0 = none) */
@@ -56,6 +64,9 @@ typedef struct portfolio {
     void (*up)(void *, const stats *, double); /* the level's progress callback */
     void *up_arg;
 } portfolio;
+
+_Static_assert(sizeof(((portfolio *)0)->m) / sizeof(member) <= SEARCH_MAX_MEMBERS,
+               "every member has its report");
 
 /* Progress of the level as a whole: in turn, the members' counters summed
  * (this thread touches them all); side by side, the caller's own (the
@@ -80,6 +91,7 @@ static int member_step(member *m, uint64_t budget)
     switch (m->kind) {
     case MEMBER_FESS: done = fess_step(m->search, budget); break;
     case MEMBER_ASTAR: done = astar_step(m->search, budget); break;
+    case MEMBER_OPENING: done = opening_step(m->search, budget); break;
     default: done = backward_step(m->search, budget); break;
     }
     m->spent_ns += timer_now_ns() - t0;
@@ -102,6 +114,8 @@ static void member_end(portfolio *p, member *m)
         fess_end(m->search);
     else if (m->kind == MEMBER_ASTAR)
         astar_end(m->search);
+    else if (m->kind == MEMBER_OPENING)
+        opening_end(m->search);
     else
         backward_end(m->search);
     m->search = NULL;
@@ -116,7 +130,7 @@ static int member_ended(portfolio *p, int i)
 {
     member *x = &p->m[i];
     stop_reason r = x->out.stop;
-    if (r == STOP_MEMORY || r == STOP_NODES) {
+    if (r == STOP_MEMORY || r == STOP_NODES || r == STOP_GAVE_UP) {
         member_end(p, x);
         return 0;
     }
@@ -204,6 +218,23 @@ static void spare_run(void *arg)
     member_run(arg, 1u << 1);
 }
 
+/* The turns of a round: the first FESS every other turn, the others
+ * between, in the order A*, the opening search (io), the backward search
+ * (ib), the second FESS (i2) and the backward search again, the opening
+ * search again; members that do not run (-1) are left out. Returns the
+ * turns in round[] (at most 12). */
+static int build_round(int *round, int ib, int i2, int io)
+{
+    const int others[6] = {1, io, ib, i2, i2 >= 0 ? ib : -1, io};
+    int cycle = 0;
+    for (int j = 0; j < 6; j++)
+        if (others[j] >= 0) {
+            round[cycle++] = 0;
+            round[cycle++] = others[j];
+        }
+    return cycle;
+}
+
 void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits *lim,
                      membudget *mem, search_outcome *out)
 {
@@ -267,23 +298,31 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
                     backward_watch(m[ib].search, fess_nodes(m[i].search));
                 }
     }
+    /* whether a second FESS runs, before the opening member joins */
+    int fess2 = ib < 0 ? p.n == 3 : p.n == 4;
+    const int io = cfg->use_opening ? p.n++ : -1; /* the opening member */
+    if (io >= 0) {
+        m[io] = (member){.name = "opening", .kind = MEMBER_OPENING, .slice = SLICE_OPENING};
+        m[io].search = opening_begin(b, &cfg->fess, &cfg->backward, OPENING_BACK_NODES, &p.sub,
+                                     mem, &m[io].out);
+    }
     spare_task task;
     stop_reason stop = STOP_MEMORY; /* when every member ran out of memory */
     int lent = 0;
-    /* The turns: the first FESS every other turn (it solves the most), then
-     * in turn A*, the backward search (whose positions the FESS members
-     * meet) and, with the second FESS, that one and the backward search
-     * again; members that do not run are left out of the round. */
-    int fess2 = ib < 0 ? p.n == 3 : p.n == 4;
-    int round[8], cycle = 0;
-    const int others[4] = {1, ib, fess2 ? 2 : -1, fess2 ? ib : -1};
-    for (int j = 0; j < 4; j++)
-        if (others[j] >= 0) {
-            round[cycle++] = 0;
-            round[cycle++] = others[j];
+    /* The turns (build_round): the first FESS every other turn (it solves
+     * the most), then in turn A*, the backward search (whose positions the
+     * FESS members meet) and, with the second FESS, that one and the
+     * backward search again; the opening search twice once it joins. */
+    int round[12], cycle = build_round(round, ib, fess2 ? 2 : -1, -1), next_turn = 0;
+    int joined = io < 0; /* the opening member is in the round */
+    for (;;) {
+        if (!joined && (m[0].done || m[0].out.st.nodes >= OPENING_JOIN)) {
+            /* the opening search joins: a new round, from its start */
+            cycle = build_round(round, ib, fess2 ? 2 : -1, io);
+            next_turn = 0;
+            joined = 1;
         }
-    for (int k = 0;; k++) {
-        int turn = round[k % cycle];
+        int turn = round[next_turn++ % cycle];
         member *x = &m[turn];
         uint64_t total = 0;
         int all_done = 1;

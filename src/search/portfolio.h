@@ -7,7 +7,13 @@
  * (cfg->use_backward), each from where it stopped. The first FESS takes
  * every other turn, the others the turns between, in the order A*,
  * backward, and with a second FESS that one and backward again (FESS, A*,
- * FESS, backward, FESS, FESS-order, FESS, backward); with cfg->meet the FESS members and the
+ * FESS, backward, FESS, FESS-order, FESS, backward). With cfg->use_opening
+ * the opening search (opening.h) joins once the first FESS has stored
+ * OPENING_JOIN positions (300,000; the levels the others solve by then pay
+ * nothing for it), the round then starting again with it after A* and at
+ * its end (FESS, A*, FESS, opening, FESS, backward, ..., FESS, opening),
+ * with a large slice (its backward half is 300,000 positions). With
+ * cfg->meet the FESS members and the
  * backward search meet (fess_watch, backward_watch), so the backward
  * search's short turns grow the set of positions from which a FESS member
  * finishes at once. Slices start at a sixteenth of their full
@@ -32,12 +38,14 @@
 #include "fess.h"
 
 #include "backward.h"
+#include "opening.h"
 
 typedef struct portfolio_config {
     astar_config astar;
     fess_config fess;
     backward_config backward;
     int use_backward; /* the backward search as a member with a short turn */
+    int use_opening;  /* the opening search (opening.h) as a member */
     int meet;         /* the FESS members and the backward search meet */
 } portfolio_config;
 

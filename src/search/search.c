@@ -15,6 +15,7 @@ const char *stop_reason_text(stop_reason r)
     case STOP_INTERRUPT: return "interrupted";
     case STOP_EXHAUSTED: return "no solution";
     case STOP_HALTED: return "stopped";
+    case STOP_GAVE_UP: return "gave up";
     }
     return "?";
 }

@@ -18,6 +18,8 @@ typedef enum {
     STOP_INTERRUPT, /* Ctrl-C */
     STOP_EXHAUSTED, /* the whole search space was searched: no solution */
     STOP_HALTED,    /* another search of the same level ended it (portfolio) */
+    STOP_GAVE_UP,   /* the strategy ended with neither a solution nor a proof
+                       (search/opening.h) */
 } stop_reason;
 
 const char *stop_reason_text(stop_reason r);
@@ -56,7 +58,7 @@ long push_seq_pushes(const push_seq *ps);
 
 /* Outcome of a search strategy. */
 /* What one member of a portfolio did (search_outcome.members). */
-#define SEARCH_MAX_MEMBERS 4
+#define SEARCH_MAX_MEMBERS 5
 typedef struct member_report {
     const char *name; /* "fess", "astar", "fess-order", "backward" */
     double seconds;   /* time spent in its turns (wall clock: it varies from

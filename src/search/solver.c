@@ -4,6 +4,7 @@
 #include "backward.h"
 #include "bfs.h"
 #include "fess.h"
+#include "opening.h"
 #include "portfolio.h"
 #include "pathbuild.h"
 #include "../analysis/distance.h"
@@ -133,9 +134,12 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             fess_solve(&b, &fcfg, lim, &mem, &out);
         } else if (o->strategy == 3) {
             backward_solve(&b, &bcfg, lim, &mem, &out);
+        } else if (o->strategy == 4) {
+            opening_solve(&b, &fcfg, &bcfg, OPENING_BACK_NODES, lim, &mem, &out);
         } else {
             portfolio_config pcfg = {.astar = acfg, .fess = fcfg, .backward = bcfg,
-                                     .use_backward = 1, .meet = (int)o->meet};
+                                     .use_backward = 1, .meet = (int)o->meet,
+                                     .use_opening = (int)o->opening};
             portfolio_solve(&b, &pcfg, lim, &mem, &out);
         }
     }

@@ -95,6 +95,8 @@ static int parse_value(const opt_desc *d, const char *s, double *v, char *err, s
         *v = 2;
     } else if (!strcmp(d->name, "strategy") && !strcasecmp(s, "backward")) {
         *v = 3;
+    } else if (!strcmp(d->name, "strategy") && !strcasecmp(s, "opening")) {
+        *v = 4;
     } else if (!strcmp(d->name, "optimal") && !strcasecmp(s, "pushes")) {
         *v = 1;
     } else {

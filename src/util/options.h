@@ -17,7 +17,7 @@
     X(optimal, INT, 0, 0, 1, "prove the push count optimal (also: --optimal pushes)")        \
     X(optimize, DBL, 0, 0, 1e9, "optimize each solution found for this many seconds before it is written (moves first; pushes first with --optimal; 0 = off)") \
     X(search, INT, 0, 0, 1, "search: 0 = A* (astar), 1 = breadth-first (bfs)")               \
-    X(strategy, INT, 2, 0, 3, "fast mode: 0 = A* (astar), 1 = feature-space search (fess), 2 = both in turn (portfolio), 3 = pulls from the goals (backward)") \
+    X(strategy, INT, 2, 0, 4, "fast mode: 0 = A* (astar), 1 = feature-space search (fess), 2 = both in turn (portfolio), 3 = pulls from the goals (backward), 4 = pulls to an open position, then FESS meeting them (opening)") \
     X(advisors, INT, 1, 0, 1, "fess: advisors choose weight-0 moves (0 = all moves weigh the same)") \
     X(rooms, INT, 1, 0, 1, "fess: the rooms feature (links between rooms that boxes cut)") \
     X(hotspots, INT, 1, 0, 1, "fess: the hotspots advisor (a move that takes a box out of another's way)") \
@@ -25,6 +25,7 @@
     X(plan, INT, 2, 0, 2, "fess: packing plan with parking from the base search: 0 = off, 1 = where the packing order fails, 2 = also where the plan is complete") \
     X(plan_search, INT, 2, 0, 2, "fess: the base search that makes the plan: 0 = by boxes done, 1 = by feature cells, 2 = both, the simpler complete plan") \
     X(meet, INT, 1, 0, 1, "portfolio: the feature-space and backward searches meet (a position both reach solves the level)") \
+    X(opening, INT, 1, 0, 1, "portfolio: the opening search as a member (pulls to an open position, then FESS meeting them)") \
     X(max_nodes, DBL, 0, 0, 1e15, "stop after storing this many positions (0 = no limit)")   \
     X(dead_squares, INT, 1, 0, 1, "prune pushes onto dead squares")                          \
     X(freeze, INT, 1, 0, 1, "prune freeze deadlocks")                                        \

@@ -1,0 +1,55 @@
+/* opening.h: the opening strategy, for levels whose boxes must first be
+ * carried away from the goal area (parked) before the goals can be filled
+ * (Festival's "imagined board"; the seeds' reverse search as a guide).
+ *
+ *  1. Backward: the backward search (backward.h) in its opening order
+ *     pulls from the solved position towards an open one: fewest free-floor
+ *     regions, then fewest boxes no pull moves, then the boxes farthest from
+ *     the goals. After OPENING_BACK_NODES stored positions its best
+ *     position with one free-floor region is the target: an opened position
+ *     from which the goal is known to be reachable (its pulls read
+ *     forwards). One region matters: the player is then anywhere, so a
+ *     forward search that puts the boxes on the target's squares stands in
+ *     the target itself, whatever side it pushed the last box from.
+ *  2. Forward: FESS on the level with the target's box squares as its goals
+ *     (cfg goal_needs_meet: those goals alone end nothing), looking up each
+ *     position it stores in the backward search's store; the first one found
+ *     there is a meeting: FESS's pushes to it and the backward pulls from it,
+ *     read forwards, are the solution (rebuilt and replayed as any other).
+ *
+ * As a portfolio member (portfolio.h) it runs in slices of stored positions
+ * (opening_step); on its own, --strategy 4 (opening_solve). A level with no
+ * one-region position among the backward positions, or whose forward
+ * search ends without a meeting, ends with STOP_GAVE_UP (nothing is
+ * proven). Not push-optimal. */
+#ifndef KEEPER_OPENING_H
+#define KEEPER_OPENING_H
+
+#include "backward.h"
+#include "fess.h"
+
+/* Positions of the backward half (about a second on the benchmark
+ * machine): XSokoban 66 needs 300,000 (100,000 leave no one-region target
+ * the forward half meets), 69 100,000. */
+#define OPENING_BACK_NODES 300000u
+
+typedef struct opening opening;
+
+/* Sets up the opening search on b (analysed, distance_analyze). fcfg is the
+ * forward half's FESS configuration (goal_needs_meet is set here), bcfg the
+ * backward half's (open is set here); both are copied. back_nodes: the
+ * backward half's positions (OPENING_BACK_NODES; the tests use fewer). */
+opening *opening_begin(const board *b, const fess_config *fcfg, const backward_config *bcfg,
+                       uint64_t back_nodes, search_limits *lim, membudget *mem,
+                       search_outcome *out);
+/* Runs until out counts node_budget stored positions (0 = no budget), then
+ * returns 0; or returns 1 once the search has ended (out->stop). */
+int opening_step(opening *o, uint64_t node_budget);
+/* Writes the solution (if any) into out and frees o. */
+void opening_end(opening *o);
+
+/* begin, step to the end, end. */
+void opening_solve(const board *b, const fess_config *fcfg, const backward_config *bcfg,
+                   uint64_t back_nodes, search_limits *lim, membudget *mem, search_outcome *out);
+
+#endif

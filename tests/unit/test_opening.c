@@ -1,0 +1,122 @@
+/* test_opening.c: the opening strategy (search/opening.h).
+ *  - the backward search in its opening order keeps as its best position
+ *    one whose free floor is a single region (counted here by a flood of
+ *    our own), with the start's box count, and better keyed than the
+ *    others with one region seen on the way is not checked: the order is a
+ *    heuristic, the region count is the contract;
+ *  - with a backward half of a few positions the forward half has to meet
+ *    it: on Boxoban levels the strategy solves only levels BFS solves,
+ *    every solution replays (crosscheck), it never claims a level has no
+ *    solution that BFS solves, and meetings do happen. */
+#include "test.h"
+#include "crosscheck.h"
+#include "../../src/analysis/distance.h"
+#include "../../src/core/level.h"
+#include "../../src/search/backward.h"
+#include "../../src/search/nodes.h"
+#include "../../src/search/opening.h"
+#include "../../src/util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Free-floor regions with boxes on `boxes` (an independent flood). */
+static int count_regions(const board *b, const sq_t *boxes)
+{
+    uint8_t *box = calloc((size_t)b->nsq, 1), *seen = calloc((size_t)b->nsq, 1);
+    sq_t *stack = malloc(sizeof(sq_t) * (size_t)b->nsq);
+    for (int i = 0; i < b->nboxes; i++)
+        box[boxes[i]] = 1;
+    int n = 0;
+    for (sq_t q0 = 0; q0 < b->nsq; q0++) {
+        if (box[q0] || seen[q0])
+            continue;
+        n++;
+        int sp = 0;
+        seen[q0] = 1;
+        stack[sp++] = q0;
+        while (sp > 0) {
+            sq_t q = stack[--sp];
+            for (int d = 0; d < 4; d++) {
+                sq_t t = b->nb[q][d];
+                if (t != SQ_NONE && !box[t] && !seen[t]) {
+                    seen[t] = 1;
+                    stack[sp++] = t;
+                }
+            }
+        }
+    }
+    free(box);
+    free(seen);
+    free(stack);
+    return n;
+}
+
+TEST(opening_order_keeps_a_one_region_best)
+{
+    const char *path = test_shared_level("boxoban/medium/valid/000.txt");
+    if (!path)
+        SKIP("shared boxoban levels not found");
+    collection c;
+    REQUIRE(collection_load(&c, path) == 0);
+    int count = test_quick() ? 10 : 40, found = 0;
+    for (int k = 0; k < c.nlevels && k < count; k++) {
+        board b;
+        if (c.levels[k].error || board_build(&b, &c.levels[k]) != 0)
+            continue;
+        distance_analyze(&b);
+        backward_config cfg = {.reach = 1, .matching = 1, .open = 1};
+        search_limits lim = {0};
+        membudget mem;
+        mem_init(&mem, 1ULL << 28);
+        search_outcome out;
+        backward *w = backward_begin(&b, &cfg, &lim, &mem, &out);
+        backward_step(w, 2000);
+        sq_t *boxes = xcalloc((size_t)b.nboxes + 1, sizeof(sq_t));
+        sq_t player;
+        uint32_t x = backward_best(w, boxes, &player);
+        if (x != NODE_NONE) {
+            found++;
+            CHECK_INT(count_regions(&b, boxes), 1);
+            /* the player stands on free floor */
+            int on_box = 0;
+            for (int i = 0; i < b.nboxes; i++)
+                on_box |= boxes[i] == player;
+            CHECK(!on_box);
+        }
+        free(boxes);
+        backward_end(w);
+        push_seq_free(&out.pushes);
+        board_free(&b);
+    }
+    /* the test means something only if targets are found */
+    CHECK(found >= count / 2);
+    collection_free(&c);
+}
+
+static int opening_met;
+
+static void run_opening(const board *b, const void *cfg, search_limits *lim, membudget *mem,
+                        search_outcome *out)
+{
+    uint64_t back_nodes = *(const uint64_t *)cfg;
+    fess_config fc = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .matching = 1,
+                      .fixed = 1, .packing = 1, .advisors = 1, .rooms = 1, .hotspots = 1,
+                      .plan = 2, .capsets = 1};
+    backward_config bc = {.reach = 1, .matching = 1};
+    opening_solve(b, &fc, &bc, back_nodes, lim, mem, out);
+    if (out->solved && out->st.meetings)
+        opening_met++;
+    /* giving up proves nothing: it must never read as "no solution" */
+    if (!out->solved)
+        CHECK(out->stop != STOP_NONE);
+}
+
+TEST(opening_solves_what_bfs_solves_through_meetings)
+{
+    opening_met = 0;
+    uint64_t back_nodes = 30;
+    crosscheck_file("boxoban/medium/valid/000.txt", 50, run_opening, &back_nodes, 0);
+    if (test_shared_level("boxoban/medium/valid/000.txt"))
+        CHECK(opening_met >= (test_quick() ? 3 : 15));
+}
