@@ -95,6 +95,8 @@ static void draw_line(run_ctx *rc, int64_t now)
 {
     static const char *const strategy_name[] = {"astar", "fess", "portfolio", "backward",
                                                 "opening"};
+    _Static_assert(sizeof strategy_name / sizeof strategy_name[0] == 5,
+                   "a name for every --strategy value (options.h)");
     char line[512];
     size_t len = 0;
     int shown = 0, more = 0;
