@@ -12,7 +12,8 @@ struct opening {
     const board *b;
     fess_config fc;
     backward_config bc;
-    search_limits *lim;
+    search_limits *lim;    /* the caller's: max_nodes counts both halves */
+    search_limits sub;     /* the halves': the caller's without max_nodes */
     membudget *mem;
     search_outcome *out;
     uint64_t back_nodes;   /* the backward half's positions */
@@ -90,7 +91,7 @@ static int start_forward(opening *o)
     if (!ok)
         return 1;
     o->have_tb = 1;
-    o->fw = fess_begin(&o->tb, &o->fc, o->lim, o->mem, &o->fout);
+    o->fw = fess_begin(&o->tb, &o->fc, &o->sub, o->mem, &o->fout);
     fess_watch(o->fw, o->bw);
     return 0;
 }
@@ -109,6 +110,8 @@ opening *opening_begin(const board *b, const fess_config *fcfg, const backward_c
     o->bc.open = 1;
     o->back_nodes = MAX(back_nodes, 1);
     o->lim = lim;
+    o->sub = *lim;
+    o->sub.max_nodes = 0;
     o->mem = mem;
     o->out = out;
     return o; /* the backward half starts at the first step: a portfolio
@@ -121,7 +124,17 @@ int opening_step(opening *o, uint64_t node_budget)
     if (o->finished)
         return 1;
     if (!o->bw)
-        o->bw = backward_begin(o->b, &o->bc, o->lim, o->mem, &o->bout);
+        o->bw = backward_begin(o->b, &o->bc, &o->sub, o->mem, &o->bout);
+    /* the node limit holds for both halves together */
+    uint64_t max = o->lim->max_nodes;
+    if (max && out->st.nodes >= max) {
+        out->stop = STOP_NODES;
+        o->finished = 1;
+        return 1;
+    }
+    int capped = max && (!node_budget || node_budget > max);
+    if (capped)
+        node_budget = max;
     if (!o->fw) {
         /* the backward half, up to its positions */
         uint64_t target = o->back_nodes;
@@ -138,8 +151,14 @@ int opening_step(opening *o, uint64_t node_budget)
             o->finished = 1;
             return 1;
         }
-        if (o->bout.st.nodes < o->back_nodes)
+        if (o->bout.st.nodes < o->back_nodes) {
+            if (capped) { /* the node limit, not a turn's budget */
+                out->stop = STOP_NODES;
+                o->finished = 1;
+                return 1;
+            }
             return 0; /* the budget, not the half, is used up */
+        }
         if (start_forward(o) != 0) {
             out->stop = STOP_GAVE_UP; /* no target */
             o->finished = 1;
@@ -154,8 +173,14 @@ int opening_step(opening *o, uint64_t node_budget)
     }
     int done = fess_step(o->fw, fbudget);
     sum_stats(o);
-    if (!done)
+    if (!done) {
+        if (capped && out->st.nodes >= max) {
+            out->stop = STOP_NODES;
+            o->finished = 1;
+            return 1;
+        }
         return 0;
+    }
     /* a meeting solves the level (the solution is taken at the end);
      * exhausting the target board's positions proves nothing about the
      * level's */

@@ -43,7 +43,8 @@ opening *opening_begin(const board *b, const fess_config *fcfg, const backward_c
                        uint64_t back_nodes, search_limits *lim, membudget *mem,
                        search_outcome *out);
 /* Runs until out counts node_budget stored positions (0 = no budget), then
- * returns 0; or returns 1 once the search has ended (out->stop). */
+ * returns 0; or returns 1 once the search has ended (out->stop). The
+ * caller's lim->max_nodes counts both halves together (STOP_NODES). */
 int opening_step(opening *o, uint64_t node_budget);
 /* Writes the solution (if any) into out and frees o. */
 void opening_end(opening *o);

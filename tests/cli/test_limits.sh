@@ -105,7 +105,7 @@ if have_shared && [ -f "$LEVELS/xsokoban90.xsb" ]; then
     # limit); the feature-space search expands positions with hundreds of
     # macro moves each (XSokoban 29, which it does not solve; it solves 39
     # in about 2 s).
-    for mode in astar:39 fess:29 portfolio:29 optimal:39; do
+    for mode in astar:39 fess:29 portfolio:29 opening:29 optimal:39; do
         lv=${mode#*:} mode=${mode%:*}
         opt="--strategy $mode"
         [ $mode = optimal ] && opt="--optimal pushes"
@@ -175,6 +175,14 @@ if have_shared && [ -f "$LEVELS/xsokoban90.xsb" ]; then
     nodes=$(sed -n 's/.*"nodes":\([0-9]*\).*/\1/p' "$WORK/out")
     [ -n "$nodes" ] && [ "$nodes" -ge 300000 ] && [ "$nodes" -le 301000 ] && pass ||
         fail "2 threads, --max-nodes 300000: $nodes positions stored"
+
+    # The opening search's node limit counts both its halves (66: 300,000
+    # backward positions, then FESS; it solves 66 in 374,207)
+    run "$KEEPER" solve "$XS" --level 66 --strategy opening --max-nodes 350000 --format jsonl
+    expect_out '"reason":"node limit"' "opening, XSokoban 66, --max-nodes 350000: node limit"
+    nodes=$(sed -n 's/.*"nodes":\([0-9]*\).*/\1/p' "$WORK/out")
+    [ -n "$nodes" ] && [ "$nodes" -ge 350000 ] && [ "$nodes" -le 351000 ] && pass ||
+        fail "opening, --max-nodes 350000: $nodes positions stored"
 
     # The memory limit: the level's budget is both threads' shares. The
     # budget holds exactly (mem_bytes); the process, with the searches'
