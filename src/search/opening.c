@@ -167,8 +167,14 @@ int opening_step(opening *o, uint64_t node_budget)
     }
     uint64_t fbudget = 0;
     if (node_budget) {
-        if (out->st.nodes >= node_budget)
+        if (out->st.nodes >= node_budget) {
+            if (capped) { /* the backward half's last expansion passed the limit */
+                out->stop = STOP_NODES;
+                o->finished = 1;
+                return 1;
+            }
             return 0;
+        }
         fbudget = o->fout.st.nodes + (node_budget - out->st.nodes);
     }
     int done = fess_step(o->fw, fbudget);
