@@ -183,6 +183,10 @@ if have_shared && [ -f "$LEVELS/xsokoban90.xsb" ]; then
     nodes=$(sed -n 's/.*"nodes":\([0-9]*\).*/\1/p' "$WORK/out")
     [ -n "$nodes" ] && [ "$nodes" -ge 350000 ] && [ "$nodes" -le 351000 ] && pass ||
         fail "opening, --max-nodes 350000: $nodes positions stored"
+    # ... and a limit just past the backward half's 300,000, which its last
+    # expansion passes before the forward half starts
+    run "$KEEPER" solve "$XS" --level 66 --strategy opening --max-nodes 300050 --format jsonl
+    expect_out '"reason":"node limit"' "opening, XSokoban 66, --max-nodes 300050: node limit"
 
     # The memory limit: the level's budget is both threads' shares. The
     # budget holds exactly (mem_bytes); the process, with the searches'
