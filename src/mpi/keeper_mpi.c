@@ -420,6 +420,14 @@ static int heavier_first(const void *a, const void *b)
     return (x->id > y->id) - (x->id < y->id);
 }
 
+/* Rank 0: no job will follow, to every live worker rank. */
+static void stop_workers(const char *alive, int size)
+{
+    for (int r = 1; r < size; r++)
+        if (alive[r])
+            MPI_Send("", 0, MPI_CHAR, r, TAG_STOP, MPI_COMM_WORLD);
+}
+
 /* Rank 0: hands the jobs out (largest first) to the ranks, its own threads
  * included, and takes the replies as they come. */
 static void coordinate(work *w, int size)
@@ -452,9 +460,10 @@ static void coordinate(work *w, int size)
     pool p;
     pool_start(&p, w);
     int next = 0, stopped = 0;
-    /* jobs recalled, to hand out again before order[next] */
     cs.threads = w->threads;
     cs.seq = xcalloc((size_t)n + 1, sizeof(int64_t));
+    /* jobs recalled or taken from a lost rank, to hand out again before
+     * order[next] */
     int *back = cs.back = xcalloc((size_t)n + 1, sizeof(int));
     char *recalling = xcalloc((size_t)size, 1); /* by rank: a recall is out */
     char *started = xcalloc((size_t)size, 1);   /* by rank: its last recall
@@ -553,9 +562,7 @@ static void coordinate(work *w, int size)
                 }
         /* 2. Every job started: the ranks may lend their idle threads. */
         if (next == n && cs.nback == 0 && !waiting && !out && !stopped) {
-            for (int r = 1; r < size; r++)
-                if (alive[r])
-                    MPI_Send("", 0, MPI_CHAR, r, TAG_STOP, MPI_COMM_WORLD);
+            stop_workers(alive, size);
             pool_close(&p);
             stopped = 1;
         }
@@ -645,9 +652,7 @@ static void coordinate(work *w, int size)
     /* The stop not sent yet (a recall was out when the last reply came):
      * every worker leaves its loop on it, before the end below. */
     if (!stopped)
-        for (int r = 1; r < size; r++)
-            if (alive[r])
-                MPI_Send("", 0, MPI_CHAR, r, TAG_STOP, MPI_COMM_WORLD);
+        stop_workers(alive, size);
     /* A recall's answer may come after the last reply (the job it found
      * had started): taken, so that no message is left unreceived. */
     for (int r = 1; r < size; r++)

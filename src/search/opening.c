@@ -118,23 +118,19 @@ opening *opening_begin(const board *b, const fess_config *fcfg, const backward_c
                  member that never runs costs nothing */
 }
 
-int opening_step(opening *o, uint64_t node_budget)
+/* The search has ended with stop reason r; returns 1. */
+static int finish(opening *o, stop_reason r)
+{
+    o->out->stop = r;
+    o->finished = 1;
+    return 1;
+}
+
+/* opening_step without the node limit: returns 1 once ended, 0 when
+ * node_budget (0: none) stored positions are reached. */
+static int step_halves(opening *o, uint64_t node_budget)
 {
     search_outcome *out = o->out;
-    if (o->finished)
-        return 1;
-    if (!o->bw)
-        o->bw = backward_begin(o->b, &o->bc, &o->sub, o->mem, &o->bout);
-    /* the node limit holds for both halves together */
-    uint64_t max = o->lim->max_nodes;
-    if (max && out->st.nodes >= max) {
-        out->stop = STOP_NODES;
-        o->finished = 1;
-        return 1;
-    }
-    int capped = max && (!node_budget || node_budget > max);
-    if (capped)
-        node_budget = max;
     if (!o->fw) {
         /* the backward half, up to its positions */
         uint64_t target = o->back_nodes;
@@ -143,60 +139,47 @@ int opening_step(opening *o, uint64_t node_budget)
                                                                         out->st.nodes)));
         int done = backward_step(o->bw, target);
         sum_stats(o);
-        if (done) {
-            /* solved by itself (a level that opens easily), a limit, or
-             * exhausted: no position with the start's boxes pulls to the
-             * goal, the level has no solution */
-            out->stop = o->bout.stop;
-            o->finished = 1;
-            return 1;
-        }
-        if (o->bout.st.nodes < o->back_nodes) {
-            if (capped) { /* the node limit, not a turn's budget */
-                out->stop = STOP_NODES;
-                o->finished = 1;
-                return 1;
-            }
+        if (done) /* solved by itself (a level that opens easily), a limit,
+                     or exhausted: no position with the start's boxes pulls
+                     to the goal, the level has no solution */
+            return finish(o, o->bout.stop);
+        if (o->bout.st.nodes < o->back_nodes)
             return 0; /* the budget, not the half, is used up */
-        }
-        if (start_forward(o) != 0) {
-            out->stop = STOP_GAVE_UP; /* no target */
-            o->finished = 1;
-            return 1;
-        }
+        if (start_forward(o) != 0)
+            return finish(o, STOP_GAVE_UP); /* no target */
     }
     uint64_t fbudget = 0;
     if (node_budget) {
-        if (out->st.nodes >= node_budget) {
-            if (capped) { /* the backward half's last expansion passed the limit */
-                out->stop = STOP_NODES;
-                o->finished = 1;
-                return 1;
-            }
+        if (out->st.nodes >= node_budget)
             return 0;
-        }
         fbudget = o->fout.st.nodes + (node_budget - out->st.nodes);
     }
     int done = fess_step(o->fw, fbudget);
     sum_stats(o);
-    if (!done) {
-        if (capped && out->st.nodes >= max) {
-            out->stop = STOP_NODES;
-            o->finished = 1;
-            return 1;
-        }
+    if (!done)
         return 0;
-    }
     /* a meeting solves the level (the solution is taken at the end);
      * exhausting the target board's positions proves nothing about the
      * level's */
     if (o->fout.st.meetings > 0)
-        out->stop = STOP_NONE;
-    else
-        out->stop = o->fout.stop == STOP_EXHAUSTED || o->fout.stop == STOP_NONE ? STOP_GAVE_UP
-                                                                                  : o->fout.stop;
-    o->finished = 1;
-    return 1;
+        return finish(o, STOP_NONE);
+    return finish(o, o->fout.stop == STOP_EXHAUSTED || o->fout.stop == STOP_NONE ? STOP_GAVE_UP
+                                                                                 : o->fout.stop);
+}
+
+int opening_step(opening *o, uint64_t node_budget)
+{
+    if (o->finished)
+        return 1;
+    if (!o->bw)
+        o->bw = backward_begin(o->b, &o->bc, &o->sub, o->mem, &o->bout);
+    /* the node limit holds for both halves together: a budget at the limit,
+     * and reaching it ends the search */
+    uint64_t max = o->lim->max_nodes;
+    int capped = max && (!node_budget || node_budget > max);
+    if (step_halves(o, capped ? max : node_budget))
+        return 1;
+    return capped ? finish(o, STOP_NODES) : 0;
 }
 
 void opening_end(opening *o)

@@ -298,8 +298,7 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
                     backward_watch(m[ib].search, fess_nodes(m[i].search));
                 }
     }
-    /* whether a second FESS runs, before the opening member joins */
-    int fess2 = ib < 0 ? p.n == 3 : p.n == 4;
+    const int i2 = p.n > 2 && m[2].kind == MEMBER_FESS ? 2 : -1; /* the second FESS */
     const int io = cfg->use_opening ? p.n++ : -1; /* the opening member */
     if (io >= 0) {
         m[io] = (member){.name = "opening", .kind = MEMBER_OPENING, .slice = SLICE_OPENING};
@@ -313,12 +312,12 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
      * the most), then in turn A*, the backward search (whose positions the
      * FESS members meet) and, with the second FESS, that one and the
      * backward search again; the opening search twice once it joins. */
-    int round[12], cycle = build_round(round, ib, fess2 ? 2 : -1, -1), next_turn = 0;
+    int round[12], cycle = build_round(round, ib, i2, -1), next_turn = 0;
     int joined = io < 0; /* the opening member is in the round */
     for (;;) {
         if (!joined && (m[0].done || m[0].out.st.nodes >= OPENING_JOIN)) {
             /* the opening search joins: a new round, from its start */
-            cycle = build_round(round, ib, fess2 ? 2 : -1, io);
+            cycle = build_round(round, ib, i2, io);
             next_turn = 0;
             joined = 1;
         }

@@ -422,7 +422,14 @@ static void sample_fixed(const level *lv, int samples, verdict_tally *t, unsigne
     board_free(&b);
 }
 
-static void run_fixed(const char *name, int levels, int samples, int min_dead)
+/* A sampler: positions of one level checked by one detector, tallied. */
+typedef void (*sampler)(const level *lv, int samples, verdict_tally *t, unsigned seed);
+
+/* The sampler on the first `levels` levels of a shared file (a quarter in
+ * quick runs), level k seeded seed + k: no verdict may be wrong, and at
+ * least min_dead positions (an eighth in quick runs) must be called dead. */
+static void run_sampled(const char *name, int levels, int samples, int min_dead, sampler sample,
+                        unsigned seed, const char *detector)
 {
     const char *path = test_shared_level(name);
     if (!path)
@@ -435,13 +442,20 @@ static void run_fixed(const char *name, int levels, int samples, int min_dead)
     }
     verdict_tally t = {0};
     for (int k = 0; k < c.nlevels && k < levels; k++)
-        sample_fixed(&c.levels[k], samples, &t, (unsigned)(7000 + k));
+        sample(&c.levels[k], samples, &t, seed + (unsigned)k);
     CHECK_INT(t.wrong, 0);
     CHECK(t.dead >= min_dead);
-    printf("  %s: %d positions, %d with fixed boxes, %d called dead by the fixed-box matching "
-           "(checked by BFS; %d unknown), %d pulled positions kept alive\n",
-           name, t.positions, t.with_fixed, t.dead, t.unknown, t.alive_pulled);
+    printf("  %s: %d positions", name, t.positions);
+    if (t.with_fixed) /* counted by the fixed-box sampler only */
+        printf(" (%d with fixed boxes)", t.with_fixed);
+    printf(", %d called dead by %s (checked by BFS; %d unknown), %d pulled positions kept alive\n",
+           t.dead, detector, t.unknown, t.alive_pulled);
     collection_free(&c);
+}
+
+static void run_fixed(const char *name, int levels, int samples, int min_dead)
+{
+    run_sampled(name, levels, samples, min_dead, sample_fixed, 7000, "the fixed-box matching");
 }
 
 TEST(fixed_box_matching_sound_microban)
@@ -787,24 +801,8 @@ static void sample_capsets(const level *lv, int samples, verdict_tally *t, unsig
 
 static void run_capsets(const char *name, int levels, int samples, int min_dead)
 {
-    const char *path = test_shared_level(name);
-    if (!path)
-        SKIP("shared levels not found");
-    collection c;
-    REQUIRE(collection_load(&c, path) == 0);
-    if (test_quick()) {
-        levels /= 4;
-        min_dead /= 8;
-    }
-    verdict_tally t = {0};
-    for (int k = 0; k < c.nlevels && k < levels; k++)
-        sample_capsets(&c.levels[k], samples, &t, (unsigned)(9100 + k));
-    CHECK_INT(t.wrong, 0);
-    CHECK(t.dead >= min_dead);
-    printf("  %s: %d positions, %d called dead by the capacity-counted sets (checked by BFS; "
-           "%d unknown), %d pulled positions kept alive\n",
-           name, t.positions, t.dead, t.unknown, t.alive_pulled);
-    collection_free(&c);
+    run_sampled(name, levels, samples, min_dead, sample_capsets, 9100,
+                "the capacity-counted sets");
 }
 
 TEST(capsets_sound_microban)
