@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""bench/compare.py RESULTS.jsonl [PEER.txt]
+"""bench/compare.py RESULTS.jsonl [PEER.txt | PEER.tsv]
 
 Summarizes a keeper run recorded by bench/run.sh (one JSON object per level)
 and, given a peer's result table (../shared/peers/*.txt, Festival's format:
-task number, time, ..., OK/Failed, moves, pushes), compares them level by
-level: solved counts, the levels only one of the two solved, and the pushes
-where both solved.
+task number, time, ..., OK/Failed, moves, pushes; or *.tsv as the peer's
+run.sh writes it: level, status, seconds, moves, pushes), compares them
+level by level: solved counts, the levels only one of the two solved (with
+the peer's time), and the time and pushes on the levels both solved.
 """
 import json
 import re
@@ -28,6 +29,12 @@ def load_peer(path):
     with open(path) as f:
         for line in f:
             t = line.split()
+            if path.endswith(".tsv"):
+                if len(t) >= 3 and t[0].isdigit():
+                    ok = t[1] == "OK"
+                    peer[int(t[0])] = {"solved": ok, "seconds": float(t[2]) if ok else 20.0,
+                                       "pushes": int(t[4]) if ok and len(t) > 4 else None}
+                continue
             if len(t) < 3 or not t[0].isdigit() or not re.fullmatch(r"\d+:\d+:\d+", t[1]):
                 continue
             h, m, s = (int(x) for x in t[1].split(":"))
@@ -76,7 +83,14 @@ def main():
     only_k = [i for i in solved if i in peer and not peer[i]["solved"]]
     only_p = [i for i in psolved if i in runs and runs[i]["status"] != "solved"]
     print(f"  solved by keeper only: {ranges(only_k)}")
-    print(f"  solved by the peer only: {ranges(only_p)}")
+    print(f"  solved by the peer only: {ranges(only_p)}" +
+          ("  (peer's seconds: " + ", ".join(f"{i}: {peer[i]['seconds']:g}" for i in only_p) + ")"
+           if only_p else ""))
+    both_t = [i for i in solved if i in peer and peer[i]["solved"]]
+    if both_t:
+        kt = sum(runs[i]["seconds"] for i in both_t)
+        pt = sum(peer[i]["seconds"] for i in both_t)
+        print(f"  time on the {len(both_t)} levels both solved: keeper {kt:.1f} s, peer {pt:g} s")
     both = [i for i in solved if i in peer and peer[i]["solved"] and peer[i]["pushes"]]
     if both:
         kp = sum(runs[i]["pushes"] for i in both)

@@ -82,13 +82,21 @@ typedef struct basesearch {
     uint32_t npend, pend_cap;
     uint8_t *base_reach; /* [nboxes * nsq]: start box i pushes a lone box to s */
     /* matching */
-    int *match_base; /* [nboxes] box matched to each base index, or -1 */
-    int *seen;       /* [nboxes] */
+    int *match_base; /* [nboxes] the expanded node's box of each base, or -1 */
+    int *cmatch;     /* [nboxes] a child's matching (child_matchable) */
+    int *seen;       /* [nboxes] bases visited, by stamp */
+    int *bseen;      /* [nboxes] boxes matched, by stamp */
     int seen_stamp;
-    sq_t *mboxes;    /* [nboxes] */
-    int *mbases;     /* [nboxes] */
+    sq_t *mboxes;    /* [nboxes] the expanded node's boxes */
+    int *mbases;     /* [nboxes] its remaining bases, as base indices */
+    int *box_at;     /* [nsq] a box square's index in mboxes */
+    int *base_at;    /* [nsq] a base square's index in mbases */
+    int mnbx, mnba;  /* their counts */
+    int pdef;        /* boxes the node's maximum matching leaves; -1 not yet */
     uint64_t *tmp;   /* [2 * W] child sets */
     uint32_t best;   /* the node with most boxes done, first found */
+    int64_t deadline_ns; /* 0: none; polled per box of an expansion */
+    int late;        /* the deadline passed during an expansion */
 } basesearch;
 
 static uint32_t new_stamp(basesearch *s)
@@ -284,50 +292,122 @@ static int base_index(const board *b, sq_t sq)
     return -1;
 }
 
-static int augment(basesearch *s, int k, int nbases)
+/* Kuhn's augmenting path from box k (an index into s->mboxes) over the
+ * bases s->mbases, base `skip` left out (-1: none); `match` gives each
+ * base's box or -1. */
+static int augment(basesearch *s, int *match, int k, int nbases, int skip)
 {
-    const board *b = s->b;
     for (int j = 0; j < nbases; j++) {
         int bi = s->mbases[j];
-        if (s->seen[j] == s->seen_stamp || !s->base_reach[(size_t)bi * s->nsq + s->mboxes[k]])
+        if (j == skip || s->seen[j] == s->seen_stamp ||
+            !s->base_reach[(size_t)bi * s->nsq + s->mboxes[k]])
             continue;
         s->seen[j] = s->seen_stamp;
-        if (s->match_base[j] < 0 || augment(s, s->match_base[j], nbases)) {
-            s->match_base[j] = k;
+        if (match[j] < 0 || augment(s, match, match[j], nbases, skip)) {
+            match[j] = k;
             return 1;
         }
     }
-    (void)b;
     return 0;
 }
 
-/* Whether every box of the sets in s->tmp can be pushed from a base of its
- * own (lone box, empty board). */
-static int matchable(basesearch *s)
+static void new_seen(basesearch *s)
 {
-    int nbx = 0, nba = 0;
-    const uint64_t *bx = s->tmp, *ba = s->tmp + s->W;
-    for (int w = 0; w < s->W; w++) {
-        for (uint64_t m = bx[w]; m; m &= m - 1)
-            s->mboxes[nbx++] = (sq_t)(w * 64 + __builtin_ctzll(m));
-        for (uint64_t m = ba[w]; m; m &= m - 1)
-            s->mbases[nba++] = base_index(s->b, (sq_t)(w * 64 + __builtin_ctzll(m)));
+    if (++s->seen_stamp == 0) {
+        memset(s->seen, 0, sizeof(int) * (size_t)s->b->nboxes);
+        s->seen_stamp = 1;
     }
-    if (nbx != nba)
-        return 0;
+}
+
+/* A maximum matching of node k's boxes to its remaining bases, each box
+ * pushable from its base (lone box, empty board), kept in s->match_base
+ * for the children (child_matchable). s->pdef is the number of boxes it
+ * leaves unmatched (more than the bases: no child can be matched). */
+static void parent_match(basesearch *s, uint32_t k)
+{
+    const uint64_t *bx = s->bits + (size_t)k * 2 * s->W, *ba = bx + s->W;
+    int nbx = 0, nba = 0;
+    for (int w = 0; w < s->W; w++) {
+        for (uint64_t m = bx[w]; m; m &= m - 1) {
+            sq_t q = (sq_t)(w * 64 + __builtin_ctzll(m));
+            s->box_at[q] = nbx;
+            s->mboxes[nbx++] = q;
+        }
+        for (uint64_t m = ba[w]; m; m &= m - 1) {
+            sq_t q = (sq_t)(w * 64 + __builtin_ctzll(m));
+            s->base_at[q] = nba;
+            s->mbases[nba++] = base_index(s->b, q);
+        }
+    }
+    s->mnbx = nbx;
+    s->mnba = nba;
+    if (nbx != nba) {
+        s->pdef = 2;
+        return;
+    }
     for (int j = 0; j < nba; j++)
         s->match_base[j] = -1;
-    for (int k = 0; k < nbx; k++) {
-        if (++s->seen_stamp == 0) {
-            for (int j = 0; j < s->b->nboxes; j++)
-                s->seen[j] = 0;
-            s->seen_stamp = 1;
-        }
-        if (!augment(s, k, nba))
+    int def = 0;
+    for (int i = 0; i < nbx && def < 2; i++) {
+        new_seen(s);
+        if (!augment(s, s->match_base, i, nba, -1))
+            def++;
+    }
+    s->pdef = def;
+}
+
+/* Whether the child of the node of parent_match that eliminates the box on
+ * q and the base on t can match every remaining box to a remaining base.
+ * Exact, as a matching from scratch: the parent's maximum matching less
+ * the two pairs that touch q and t, augmented from each box left free
+ * (the child's matching is at most one pair smaller than the parent's
+ * maximum, so with two boxes unmatched there no child matches). */
+static int child_matchable(basesearch *s, sq_t q, sq_t t)
+{
+    if (s->pdef >= 2)
+        return 0;
+    int n = s->mnba, iq = s->box_at[q], jt = s->base_at[t];
+    int *m = s->cmatch;
+    memcpy(m, s->match_base, sizeof(int) * (size_t)n);
+    m[jt] = -1;
+    new_seen(s); /* marks the boxes still matched */
+    for (int j = 0; j < n; j++) {
+        if (m[j] == iq)
+            m[j] = -1;
+        else if (m[j] >= 0)
+            s->bseen[m[j]] = s->seen_stamp;
+    }
+    int mark = s->seen_stamp;
+    for (int i = 0; i < s->mnbx; i++) {
+        if (i == iq || s->bseen[i] == mark)
+            continue;
+        new_seen(s);
+        if (!augment(s, m, i, n, jt))
             return 0;
     }
     return 1;
 }
+
+#ifdef KEEPER_DEBUG
+/* child_matchable's answer by a matching from scratch (debug builds check
+ * every answer against it). Leaves s->cmatch changed. */
+static int child_matchable_scratch(basesearch *s, sq_t q, sq_t t)
+{
+    int n = s->mnba, iq = s->box_at[q], jt = s->base_at[t];
+    if (s->mnbx != n)
+        return 0;
+    for (int j = 0; j < n; j++)
+        s->cmatch[j] = -1;
+    for (int i = 0; i < s->mnbx; i++) {
+        if (i == iq)
+            continue;
+        new_seen(s);
+        if (!augment(s, s->cmatch, i, n, jt))
+            return 0;
+    }
+    return 1;
+}
+#endif
 
 static uint64_t hash_sets(const basesearch *s, const uint64_t *sets, sq_t player)
 {
@@ -640,20 +720,29 @@ static int expand(basesearch *s, uint32_t k)
     const board *b = s->b;
     load(s, k);
     sq_t player = s->node[k].player;
-    size_t setw = (size_t)2 * s->W;
     int any_elim = 0;
     s->npend = 0;
+    s->pdef = -1;
     for (sq_t q = 0; q < b->nsq; q++) {
         if (!s->occ[q])
             continue;
+        /* On boards of hundreds of boxes one expansion can take seconds. */
+        if (s->deadline_ns && timer_now_ns() > s->deadline_ns) {
+            s->late = 1;
+            return 0;
+        }
         int n = pull_moves(s, q, player);
         for (int i = 0; i < n; i++) {
             const pull_move *m = &s->moves[i];
             if (s->base[m->to] && m->to != q && far_apart(s, q, m->to)) {
-                memcpy(s->tmp, s->bits + k * setw, sizeof(uint64_t) * setw);
-                clear_bit(s->tmp, q);
-                clear_bit(s->tmp + s->W, m->to);
-                if (matchable(s)) {
+                if (s->pdef < 0)
+                    parent_match(s, k);
+                int ok = child_matchable(s, q, m->to);
+#ifdef KEEPER_DEBUG
+                if (ok != child_matchable_scratch(s, q, m->to))
+                    die("plan: the incremental matching disagrees with a fresh one");
+#endif
+                if (ok) {
                     any_elim = 1;
                     if (add_child(s, k, q, m->to, 1, m->player) < 0)
                         return -1;
@@ -730,7 +819,11 @@ static void basesearch_free(basesearch *s)
     free(s->pend);
     free(s->base_reach);
     free(s->match_base);
+    free(s->cmatch);
     free(s->seen);
+    free(s->bseen);
+    free(s->box_at);
+    free(s->base_at);
     free(s->mboxes);
     free(s->mbases);
     free(s->tmp);
@@ -932,6 +1025,7 @@ int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_
     s.b = b;
     s.nsq = b->nsq;
     s.W = (b->nsq + 63) / 64;
+    s.deadline_ns = deadline_ns;
     size_t n4 = (size_t)b->nsq * 4;
     s.cap = 1024;
     s.node = malloc(sizeof(bnode) * s.cap);
@@ -952,7 +1046,11 @@ int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_
     s.moves = malloc(sizeof(pull_move) * n4);
     s.base_reach = calloc((size_t)b->nboxes * b->nsq, 1);
     s.match_base = malloc(sizeof(int) * (size_t)b->nboxes);
+    s.cmatch = malloc(sizeof(int) * (size_t)b->nboxes);
     s.seen = calloc((size_t)b->nboxes, sizeof(int));
+    s.bseen = calloc((size_t)b->nboxes, sizeof(int));
+    s.box_at = malloc(sizeof(int) * (size_t)b->nsq);
+    s.base_at = malloc(sizeof(int) * (size_t)b->nsq);
     s.mboxes = malloc(sizeof(sq_t) * (size_t)b->nboxes);
     s.mbases = malloc(sizeof(int) * (size_t)b->nboxes);
     s.tmp = calloc(2 * (size_t)s.W, sizeof(uint64_t));
@@ -962,7 +1060,8 @@ int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_
         u32map_init(&s.cell_index, 256);
     if (!s.node || !s.bits || !s.table || !s.occ || !s.base || !s.reach_any || !s.stamp ||
         !s.stack || !s.dist || !s.mark || !s.side_stamp || !s.side_mask || !s.queue ||
-        !s.pdepth || !s.moves || !s.base_reach || !s.match_base || !s.seen || !s.mboxes ||
+        !s.pdepth || !s.moves || !s.base_reach || !s.match_base || !s.seen ||
+        !s.cmatch || !s.bseen || !s.box_at || !s.base_at || !s.mboxes ||
         !s.mbases || !s.tmp || !s.heaps) {
         basesearch_free(&s);
         return -1;
@@ -986,7 +1085,7 @@ int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_
     while (rc >= 0 && have && s.nwaiting > 0) {
         if (s.node[s.best].done == b->nboxes)
             break;
-        if (s.nnodes >= max_nodes || (deadline_ns && timer_now_ns() > deadline_ns))
+        if (s.late || s.nnodes >= max_nodes || (deadline_ns && timer_now_ns() > deadline_ns))
             break;
         uint32_t k = s.cells ? next_node_cells(&s, pl->expanded)
                                   : next_node(&s, pl->expanded);

@@ -1,5 +1,6 @@
 /* hotspot.c: boxes in the way of other boxes (see hotspot.h). */
 #include "hotspot.h"
+#include "../util/timer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@ static void reach_goal(const board *b, sq_t g, sq_t blocked, uint64_t *out, sq_t
     }
 }
 
-void hotspot_init(hotspot *h, const board *b)
+void hotspot_init(hotspot *h, const board *b, int64_t deadline_ns)
 {
     memset(h, 0, sizeof *h);
     h->b = b;
@@ -55,6 +56,11 @@ void hotspot_init(hotspot *h, const board *b)
     for (sq_t a = 0; a < n; a++) {
         if (b->is_goal[a] || b->dead[a])
             continue;
+        if (deadline_ns && timer_now_ns() > deadline_ns) {
+            free(h->in_way);
+            h->in_way = NULL;
+            break;
+        }
         uint64_t *row = h->in_way + (size_t)a * W;
         for (int g = 0; g < G; g++) {
             const uint64_t *fg = full + (size_t)g * W;

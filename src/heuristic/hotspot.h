@@ -30,8 +30,10 @@ typedef struct hotspot {
     uint64_t *off;    /* [words] scratch: the squares of the boxes off goal */
 } hotspot;
 
-/* Builds the table of board b (after distance_analyze). */
-void hotspot_init(hotspot *h, const board *b);
+/* Builds the table of board b (after distance_analyze). A deadline
+ * (timer_now_ns's clock; 0: none) that passes while it is built leaves
+ * the level without a table, as one too large to build. */
+void hotspot_init(hotspot *h, const board *b, int64_t deadline_ns);
 void hotspot_free(hotspot *h);
 
 /* Hotspots of position p; also keeps p's boxes off goal in h for

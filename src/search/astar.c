@@ -86,6 +86,7 @@ struct astar {
     uint32_t fmin; /* f of the node being expanded */
     int64_t next_progress;
     uint32_t checks; /* expansions since the last limit check */
+    deadline_poll dpoll; /* the clock between checks */
 };
 
 /* ---------------------------------------------------------- expansion */
@@ -179,6 +180,10 @@ static int expand(astar *a, uint32_t n, int depth);
  * expansion of the main loop. Returns 1 and sets a->stop when a limit is hit. */
 static int limits_hit(astar *a)
 {
+    if (search_deadline_passed(a->lim, &a->dpoll)) {
+        a->stop = STOP_TIME;
+        return 1;
+    }
     if (a->checks < 256)
         return 0;
     a->checks = 0;

@@ -75,6 +75,7 @@ struct backward {
     stop_reason stop;
     int64_t next_progress;
     uint32_t checks;
+    deadline_poll dpoll; /* the clock between checks */
 
     const node_store *watched[BACKWARD_WATCHED]; /* forward stores to meet */
     int nwatched;
@@ -339,6 +340,10 @@ static int at_start(const backward *w)
 
 static int limits_hit(backward *w)
 {
+    if (search_deadline_passed(w->lim, &w->dpoll)) {
+        w->stop = STOP_TIME;
+        return 1;
+    }
     if (++w->checks < CHECK_EVERY)
         return 0;
     w->checks = 0;

@@ -140,6 +140,7 @@ struct fess {
     stop_reason stop;
     int64_t next_progress;
     uint32_t checks;
+    deadline_poll dpoll; /* the clock between checks */
 };
 
 /* ---------------------------------------------------------- cells */
@@ -265,6 +266,10 @@ static uint32_t pick_cell(fess *f)
 
 static int limits_hit(fess *f)
 {
+    if (search_deadline_passed(f->lim, &f->dpoll)) {
+        f->stop = STOP_TIME;
+        return 1;
+    }
     if (++f->checks < CHECK_EVERY)
         return 0;
     f->checks = 0;
@@ -784,7 +789,7 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     rooms_work_init(&f->rw, &f->rm, b);
     memset(&f->hs, 0, sizeof f->hs);
     if (cfg->advisors && cfg->hotspots)
-        hotspot_init(&f->hs, b);
+        hotspot_init(&f->hs, b, lim->deadline_ns);
     u32map_init(&f->cell_of, 256);
     f->next_progress = lim->progress ? lim->start_ns + (int64_t)(lim->progress_every * 1e9) : 0;
 

@@ -5,6 +5,7 @@
 #include "../core/level.h"
 #include "../util/util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,6 +88,19 @@ static int start_forward(opening *o)
     sq_t player;
     int ok = backward_best(o->bw, target, &player) != NODE_NONE &&
              target_board(b, target, &o->tb) == 0;
+    if (ok && getenv("KEEPER_TRACE_OPENING")) {
+        char *g = xmalloc((size_t)b->width * b->height);
+        for (int c = 0; c < b->width * b->height; c++)
+            g[c] = b->sq_of_cell[c] == SQ_NONE ? '#' : ' ';
+        for (int i = 0; i < b->nboxes; i++)
+            g[b->cell[target[i]]] = '$';
+        for (int i = 0; i < b->nboxes; i++)
+            g[b->cell[b->goals[i]]] = g[b->cell[b->goals[i]]] == '$' ? '*' : '.';
+        g[b->cell[player]] = '@';
+        for (int y = 0; y < b->height; y++)
+            fprintf(stderr, "%.*s\n", b->width, g + y * b->width);
+        free(g);
+    }
     free(target);
     if (!ok)
         return 1;

@@ -61,3 +61,20 @@ stop_reason search_check_limits(search_limits *lim, const stats *st, int64_t *ne
     }
     return STOP_NONE;
 }
+
+int search_deadline_passed(const search_limits *lim, deadline_poll *dp)
+{
+    if (!lim->deadline_ns || ++dp->n < dp->every)
+        return 0;
+    dp->n = 0;
+    int64_t now = timer_now_ns();
+    int64_t gap = now - dp->last_ns;
+    dp->last_ns = now;
+    if (dp->every == 0)
+        dp->every = 1;
+    else if (gap < 500000 && dp->every < 4096)
+        dp->every *= 2;
+    else if (gap > 2000000 && dp->every > 1)
+        dp->every /= 2;
+    return now >= lim->deadline_ns;
+}

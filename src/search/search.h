@@ -83,4 +83,18 @@ typedef struct search_outcome {
  * progress callback when it is due. */
 stop_reason search_check_limits(search_limits *lim, const stats *st, int64_t *next_progress_ns);
 
+/* The deadline alone, polled between the full checks of search_check_limits:
+ * on boards of hundreds of boxes a few hundred expansions take seconds. The
+ * clock is read every `every` calls, and `every` adapts so that readings
+ * come about a millisecond apart however long an expansion takes (1 to
+ * 4,096 calls). It only ever stops a search for time, so node counts and
+ * solutions do not depend on it. Zero-initialize. */
+typedef struct deadline_poll {
+    uint32_t n, every;
+    int64_t last_ns;
+} deadline_poll;
+
+/* Returns 1 when lim's deadline has passed. */
+int search_deadline_passed(const search_limits *lim, deadline_poll *dp);
+
 #endif

@@ -120,6 +120,25 @@ else
     skip "$LEVELS/xsokoban90.xsb not found: --time on an XSokoban level"
 fi
 
+# Big boards: the setup of the searches must poll the limit too. Sasquatch
+# VI 50 (288 boxes: the plan's base search, one expansion of which took
+# seconds), VII 47 (152 boxes: the hotspot table) and V 50 (240 boxes: a
+# few hundred A* expansions between two checks) each ran 0.3-7 s past the
+# limit before.
+for lv in sasquatch6_50:50 sasquatch7_50:47 sasquatch5_50:50; do
+    f="$LEVELS/${lv%:*}.xsb" n=${lv#*:}
+    if have_shared && [ -f "$f" ]; then
+        t0=$(now_ms)
+        run "$KEEPER" solve "$f" --level $n --time 1 --format jsonl
+        t1=$(now_ms)
+        el=$((t1 - t0))
+        expect_out "\"index\":$n,.*\"reason\":\"time limit\"" "${lv%:*} $n, 1 s: time limit"
+        [ $el -le $((1200 + SLACK)) ] && pass || fail "${lv%:*} $n --time 1: the run took $el ms"
+    else
+        skip "$f not found: --time on a big board"
+    fi
+done
+
 # --- --memory: breadth-first search fills 16 MiB quickly
 if [ -n "$KEEPER_TEST_QUICK" ]; then
     # The sanitizer build's shadow memory makes RSS meaningless.

@@ -18,7 +18,7 @@ static int setup(fixture *x, const char *text)
 {
     if (test_board_of(text, &x->c, &x->b) != 0)
         return -1;
-    hotspot_init(&x->h, &x->b);
+    hotspot_init(&x->h, &x->b, 0);
     pos_init(&x->p, &x->b);
     return 0;
 }
