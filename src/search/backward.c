@@ -58,6 +58,12 @@ struct backward {
     int lb_ok;
     lb_sol sol;    /* the expanded position's */
     lb_sol csol;   /* a child's */
+    /* cfg->open == OPEN_MATCHED: the matching of the boxes to the goals */
+    int glb_ok;
+    lowerbound glb;
+    lb_sol gsol;     /* the expanded position's */
+    lb_sol gcsol;    /* a child's */
+    int64_t gcost;   /* the child's matching cost, for open_key */
     uint32_t *stamp; /* [nsq] region floods */
     uint32_t ts;
     sq_t *stack;     /* [nsq] */
@@ -143,16 +149,25 @@ static uint64_t make_key(backward *w, int64_t cost, int onstart, int regions)
 /* cfg->open: the opening order of the position on the board, least first
  * (an open position: the player everywhere, every box movable, the goals
  * left free): free-floor regions (4 bits), boxes that no pull moves (8),
- * the boxes' distances to their nearest goals summed, larger first (16),
- * age (36). */
+ * the boxes' distance from the goals, larger first (16), age (36).
+ * OPEN_NEAREST: every box's distance to its nearest goal, summed; stuck
+ * boxes counted in every position. OPEN_MATCHED (Festival's HF order with
+ * its MAX_DIST distance): the cost of the minimum matching of the boxes to
+ * the goals (w->gcost, the position's), and stuck boxes counted only once
+ * the free floor is one region, so that positions of several regions are
+ * ordered by that distance alone. */
 static uint64_t open_key(backward *w, int regions)
 {
     const board *b = w->b;
     const position *p = &w->pos;
+    int matched = w->cfg->open == OPEN_MATCHED;
     uint64_t spread = 0, stuck = 0;
     for (int i = 0; i < b->nboxes; i++) {
         sq_t q = p->boxes[i];
-        spread += b->near_dist[q] == DIST_INF ? 0 : b->near_dist[q];
+        if (!matched)
+            spread += b->near_dist[q] == DIST_INF ? 0 : b->near_dist[q];
+        if (matched && regions > 1)
+            continue;
         int moves = 0;
         for (int d = 0; d < 4 && !moves; d++) {
             sq_t t = b->nb[q][d]; /* the player here pulls the box towards d */
@@ -161,6 +176,8 @@ static uint64_t open_key(backward *w, int regions)
         }
         stuck += !moves;
     }
+    if (matched) /* a pulled position pushes back: the matching is finite */
+        spread = w->gcost >= LB_INF ? 0 : (uint64_t)w->gcost;
     return (uint64_t)MIN(regions, 0xF) << 60 | MIN(stuck, 0xFF) << 52 |
            (0xFFFF - MIN(spread, 0xFFFF)) << OPEN_AGE_BITS |
            (w->seq++ & ((1ull << OPEN_AGE_BITS) - 1));
@@ -414,6 +431,8 @@ static int expand(backward *w, uint32_t n)
     w->st->reach_calls++;
     if (w->lb_ok)
         lb_solve(&w->lb, &w->sol, p->boxes);
+    if (w->glb_ok)
+        lb_solve(&w->glb, &w->gsol, p->boxes);
     w->st->expanded++;
     const uint8_t *ok = w->cfg->reach ? w->ok : NULL;
     for (int i = 0; i < b->nboxes; i++) {
@@ -478,6 +497,17 @@ static int expand(backward *w, uint32_t n)
             }
             int rg = regions(w);
             int os = on_start(w);
+            if (w->glb_ok) {
+                lb_copy(&w->gcsol, &w->gsol, b->nboxes);
+                w->gcost = lb_move(&w->glb, &w->gcsol, i, m->to);
+                if (w->cfg->check) { /* --check: the incremental cost is exact */
+                    lb_sol fresh;
+                    lb_sol_init(&fresh, b->nboxes);
+                    if (lb_solve(&w->glb, &fresh, p->boxes) != w->gcost)
+                        die("internal error: the goal matching's cost differs from a fresh one");
+                    lb_sol_free(&fresh);
+                }
+            }
             uint64_t key = node_key(w, c, cost, os, rg);
             pos_undo(p, &u);
             if (heap_push(w, &w->open, key, c) != 0) {
@@ -581,6 +611,14 @@ backward *backward_begin(const board *b, const backward_config *cfg, search_limi
     if (rc != 0)
         return w;
     w->lb_ok = 1;
+    if (cfg->open == OPEN_MATCHED) {
+        if (lb_init(&w->glb, b, 1, mem) != 0)
+            return w;
+        w->glb_ok = 1;
+        lb_sol_init(&w->gsol, b->nboxes);
+        lb_sol_init(&w->gcsol, b->nboxes);
+        w->gcost = 0; /* the roots: every box on a goal */
+    }
     /* The virtual root: the goal boxes, the player on any free square. */
     sq_t pl = 0;
     while (b->is_goal[pl])
@@ -677,6 +715,11 @@ void backward_end(backward *w)
             lb_free(&w->lb);
         lb_sol_free(&w->sol);
         lb_sol_free(&w->csol);
+        if (w->glb_ok) {
+            lb_free(&w->glb);
+            lb_sol_free(&w->gsol);
+            lb_sol_free(&w->gcsol);
+        }
         free(w->stamp);
         free(w->stack);
         free(w->mv);

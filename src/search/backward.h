@@ -33,15 +33,22 @@
 
 struct node_store;
 
+/* backward_config.open */
+#define OPEN_NEAREST 1
+#define OPEN_MATCHED 2
+
 typedef struct backward_config {
     int reach;    /* a box only where a start square pushes a lone box */
     int matching; /* boxes matched to distinct start squares (minimum matching
                      as the heuristic; 0 = each box's nearest start square) */
     int check;    /* debug: check the position after every walk */
-    int open;     /* the opening order (search/opening.h): fewest free-floor
-                     regions, then fewest boxes no pull moves, then the
-                     boxes farthest from the goals; the best position with
-                     one region is kept (backward_best) */
+    int open;     /* 0, or the opening order (search/opening.h): fewest
+                     free-floor regions, then fewest boxes no pull moves,
+                     then the boxes farthest from the goals (OPEN_NEAREST:
+                     nearest goals, OPEN_MATCHED: the minimum matching to
+                     the goals, stuck boxes counted with one region only);
+                     the best position with one region is kept
+                     (backward_best) */
 } backward_config;
 
 /* Searches from the solved position to the level's start. `b` must have

@@ -9,21 +9,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct opening {
-    const board *b;
-    fess_config fc;
+/* The turns (of the legs, and of a leg's forward halves) are slices of at
+ * most this many stored positions (deterministic: counted in positions). */
+#define OPENING_FWD_SLICE 160000u
+
+/* One target and the searches around it: the backward half in one opening
+ * order, the target it leaves, the forward halves that head for it. */
+typedef struct leg {
     backward_config bc;
-    search_limits *lim;    /* the caller's: max_nodes counts both halves */
-    search_limits sub;     /* the halves': the caller's without max_nodes */
-    membudget *mem;
-    search_outcome *out;
-    uint64_t back_nodes;   /* the backward half's positions */
-    backward *bw;          /* the backward half (from the first step to the end) */
+    backward *bw;          /* the backward half (from the leg's first turn) */
     search_outcome bout;
     board tb;              /* the target board: b with the target's goals */
     int have_tb;
-    fess *fw;              /* the forward half, once the target is known */
-    search_outcome fout;
+    fess *fw[2];           /* the forward halves, once the target is known */
+    search_outcome fout[2];
+    int fdone[2];          /* that half has ended without a meeting (or is not run) */
+    unsigned turn;         /* the forward half whose turn it is */
+    int done;              /* the leg has given up */
+} leg;
+
+struct opening {
+    const board *b;
+    fess_config fc[2];     /* the forward halves': [0] following the target
+                              board's packing plan, [1] without one */
+    search_limits *lim;    /* the caller's: max_nodes counts every search */
+    search_limits sub;     /* the searches': the caller's without max_nodes */
+    membudget *mem;
+    search_outcome *out;
+    uint64_t back_nodes;   /* each backward half's positions */
+    leg legs[OPENING_LEGS];
+    int nlegs;
+    unsigned turn;         /* the leg whose turn it is */
+    int won_leg, won;      /* the leg and forward half that met, or -1 */
     int finished;
 };
 
@@ -70,66 +87,95 @@ static int target_board(const board *b, const sq_t *goals, board *tb)
     return 0;
 }
 
-/* out's counters: both halves'. */
+/* out's counters: every search's. */
 static void sum_stats(opening *o)
 {
-    o->out->st = o->bout.st;
-    stats_add(&o->out->st, &o->fout.st);
-    o->out->st.mem_bytes = o->mem->peak;
+    stats *st = &o->out->st;
+    memset(st, 0, sizeof *st);
+    for (int l = 0; l < o->nlegs; l++) {
+        stats_add(st, &o->legs[l].bout.st);
+        stats_add(st, &o->legs[l].fout[0].st);
+        stats_add(st, &o->legs[l].fout[1].st);
+    }
+    st->mem_bytes = o->mem->peak;
 }
 
-/* The backward half has stored its positions: the target, and the forward
- * half set up on the target board. Returns 0, or 1 when the member gives up
- * (no target). */
-static int start_forward(opening *o)
+static void trace_target(const board *b, const sq_t *target, sq_t player)
+{
+    char *g = xmalloc((size_t)b->width * b->height);
+    for (int c = 0; c < b->width * b->height; c++)
+        g[c] = b->sq_of_cell[c] == SQ_NONE ? '#' : ' ';
+    for (int i = 0; i < b->nboxes; i++)
+        g[b->cell[target[i]]] = '$';
+    for (int i = 0; i < b->nboxes; i++)
+        g[b->cell[b->goals[i]]] = g[b->cell[b->goals[i]]] == '$' ? '*' : '.';
+    g[b->cell[player]] = '@';
+    for (int y = 0; y < b->height; y++)
+        fprintf(stderr, "%.*s\n", b->width, g + y * b->width);
+    fprintf(stderr, "\n");
+    free(g);
+}
+
+/* Leg g's backward half has stored its positions: the target, and the
+ * forward halves set up on the target board. Returns 0, or 1 when the leg
+ * gives up (no target). */
+static int start_forward(opening *o, leg *g)
 {
     const board *b = o->b;
     sq_t *target = xmalloc(sizeof(sq_t) * ((size_t)b->nboxes + 1));
     sq_t player;
-    int ok = backward_best(o->bw, target, &player) != NODE_NONE &&
-             target_board(b, target, &o->tb) == 0;
-    if (ok && getenv("KEEPER_TRACE_OPENING")) {
-        char *g = xmalloc((size_t)b->width * b->height);
-        for (int c = 0; c < b->width * b->height; c++)
-            g[c] = b->sq_of_cell[c] == SQ_NONE ? '#' : ' ';
-        for (int i = 0; i < b->nboxes; i++)
-            g[b->cell[target[i]]] = '$';
-        for (int i = 0; i < b->nboxes; i++)
-            g[b->cell[b->goals[i]]] = g[b->cell[b->goals[i]]] == '$' ? '*' : '.';
-        g[b->cell[player]] = '@';
-        for (int y = 0; y < b->height; y++)
-            fprintf(stderr, "%.*s\n", b->width, g + y * b->width);
-        free(g);
-    }
+    int ok = backward_best(g->bw, target, &player) != NODE_NONE &&
+             target_board(b, target, &g->tb) == 0;
+    if (ok && getenv("KEEPER_TRACE_OPENING"))
+        trace_target(b, target, player);
     free(target);
     if (!ok)
         return 1;
-    o->have_tb = 1;
-    o->fw = fess_begin(&o->tb, &o->fc, &o->sub, o->mem, &o->fout);
-    fess_watch(o->fw, o->bw);
+    g->have_tb = 1;
+    for (int k = 0; k < 2; k++) {
+        if (g->fdone[k])
+            continue; /* not run */
+        g->fw[k] = fess_begin(&g->tb, &o->fc[k], &o->sub, o->mem, &g->fout[k]);
+        fess_watch(g->fw[k], g->bw);
+    }
     return 0;
 }
 
 opening *opening_begin(const board *b, const fess_config *fcfg, const backward_config *bcfg,
-                       uint64_t back_nodes, search_limits *lim, membudget *mem,
-                       search_outcome *out)
+                       uint64_t back_nodes, unsigned halves, search_limits *lim,
+                       membudget *mem, search_outcome *out)
 {
     memset(out, 0, sizeof *out);
     out->strategy = "opening";
     opening *o = xcalloc(1, sizeof *o);
     o->b = b;
-    o->fc = *fcfg;
-    o->fc.goal_needs_meet = 1;
-    o->bc = *bcfg;
-    o->bc.open = 1;
+    /* Two forward halves: the target board's plan (or packing order) makes
+     * packed the prefix of its steps done; without one, packed counts the
+     * boxes on the target's squares, and the search is led by those and
+     * the free-floor regions (Festival's HF forward cells). */
+    o->fc[0] = *fcfg;
+    o->fc[0].goal_needs_meet = 1;
+    o->fc[1] = o->fc[0];
+    o->fc[1].packing = 0;
+    /* Two legs, the targets of two opening orders (opening.h). */
+    static const int orders[OPENING_LEGS] = {OPEN_MATCHED, OPEN_NEAREST};
+    o->nlegs = OPENING_LEGS;
+    for (int l = 0; l < o->nlegs; l++) {
+        leg *g = &o->legs[l];
+        g->bc = *bcfg;
+        g->bc.open = orders[l];
+        g->fdone[0] = !(halves & OPENING_PLAN);
+        g->fdone[1] = !(halves & OPENING_SQUARES);
+    }
+    o->won_leg = o->won = -1;
     o->back_nodes = MAX(back_nodes, 1);
     o->lim = lim;
     o->sub = *lim;
     o->sub.max_nodes = 0;
     o->mem = mem;
     o->out = out;
-    return o; /* the backward half starts at the first step: a portfolio
-                 member that never runs costs nothing */
+    return o; /* each backward half starts at its leg's first turn: a
+                 portfolio member that never runs costs nothing */
 }
 
 /* The search has ended with stop reason r; returns 1. */
@@ -140,55 +186,86 @@ static int finish(opening *o, stop_reason r)
     return 1;
 }
 
-/* opening_step without the node limit: returns 1 once ended, 0 when
- * node_budget (0: none) stored positions are reached. */
-static int step_halves(opening *o, uint64_t node_budget)
+/* One turn of leg g, up to `limit` positions counted in out (0: none):
+ * its backward half to the end (then its target), or one slice of a
+ * forward half. Returns 1 when the whole search has ended (finish), else 0
+ * (the leg may have given up: g->done). */
+static int leg_turn(opening *o, leg *g, uint64_t limit)
 {
     search_outcome *out = o->out;
-    if (!o->fw) {
-        /* the backward half, up to its positions */
+    if (!g->have_tb) {
+        if (!g->bw)
+            g->bw = backward_begin(o->b, &g->bc, &o->sub, o->mem, &g->bout);
         uint64_t target = o->back_nodes;
-        if (node_budget)
-            target = MIN(target, o->bout.st.nodes + (node_budget - MIN(node_budget,
-                                                                        out->st.nodes)));
-        int done = backward_step(o->bw, target);
+        if (limit)
+            target = MIN(target, g->bout.st.nodes + (limit - MIN(limit, out->st.nodes)));
+        int done = backward_step(g->bw, target);
         sum_stats(o);
         if (done) /* solved by itself (a level that opens easily), a limit,
                      or exhausted: no position with the start's boxes pulls
                      to the goal, the level has no solution */
-            return finish(o, o->bout.stop);
-        if (o->bout.st.nodes < o->back_nodes)
-            return 0; /* the budget, not the half, is used up */
-        if (start_forward(o) != 0)
-            return finish(o, STOP_GAVE_UP); /* no target */
+            return finish(o, g->bout.stop);
+        if (g->bout.st.nodes >= o->back_nodes && start_forward(o, g) != 0)
+            g->done = 1; /* no target */
+        return 0;
     }
-    uint64_t fbudget = 0;
-    if (node_budget) {
-        if (out->st.nodes >= node_budget)
-            return 0;
-        fbudget = o->fout.st.nodes + (node_budget - out->st.nodes);
+    if (g->fdone[0] && g->fdone[1]) {
+        g->done = 1; /* exhausting the target board's positions proves
+                        nothing about the level's */
+        return 0;
     }
-    int done = fess_step(o->fw, fbudget);
+    int k = (int)(g->turn % 2);
+    if (g->fdone[k])
+        k = 1 - k;
+    uint64_t slice = OPENING_FWD_SLICE;
+    if (limit)
+        slice = MIN(slice, limit - MIN(limit, out->st.nodes));
+    int done = fess_step(g->fw[k], g->fout[k].st.nodes + slice);
     sum_stats(o);
+    g->turn++;
     if (!done)
         return 0;
-    /* a meeting solves the level (the solution is taken at the end);
-     * exhausting the target board's positions proves nothing about the
-     * level's */
-    if (o->fout.st.meetings > 0)
+    /* a meeting solves the level (the solution is taken at the end) */
+    if (g->fout[k].st.meetings > 0) {
+        o->won_leg = (int)(g - o->legs);
+        o->won = k;
         return finish(o, STOP_NONE);
-    return finish(o, o->fout.stop == STOP_EXHAUSTED || o->fout.stop == STOP_NONE ? STOP_GAVE_UP
-                                                                                 : o->fout.stop);
+    }
+    stop_reason r = g->fout[k].stop;
+    if (r != STOP_EXHAUSTED && r != STOP_NONE)
+        return finish(o, r); /* a limit: time, memory, interrupt, halt */
+    g->fdone[k] = 1;
+    return 0;
+}
+
+/* opening_step without the node limit: returns 1 once ended, 0 when
+ * node_budget (0: none) stored positions are reached. The legs take turns;
+ * a leg that gives up leaves its turns to the others. */
+static int step_halves(opening *o, uint64_t node_budget)
+{
+    for (;;) {
+        int live = 0;
+        for (int l = 0; l < o->nlegs; l++)
+            live += !o->legs[l].done;
+        if (!live)
+            return finish(o, STOP_GAVE_UP);
+        if (node_budget && o->out->st.nodes >= node_budget)
+            return 0;
+        leg *g = &o->legs[o->turn % (unsigned)o->nlegs];
+        o->turn++;
+        if (g->done)
+            continue;
+        if (leg_turn(o, g, node_budget))
+            return 1;
+    }
 }
 
 int opening_step(opening *o, uint64_t node_budget)
 {
     if (o->finished)
         return 1;
-    if (!o->bw)
-        o->bw = backward_begin(o->b, &o->bc, &o->sub, o->mem, &o->bout);
-    /* the node limit holds for both halves together: a budget at the limit,
-     * and reaching it ends the search */
+    /* the node limit holds for every search together: a budget at the
+     * limit, and reaching it ends the search */
     uint64_t max = o->lim->max_nodes;
     int capped = max && (!node_budget || node_budget > max);
     if (step_halves(o, capped ? max : node_budget))
@@ -199,36 +276,44 @@ int opening_step(opening *o, uint64_t node_budget)
 void opening_end(opening *o)
 {
     search_outcome *out = o->out;
-    if (o->fw) {
-        fess_watch(o->fw, NULL);
-        fess_end(o->fw);
-        if (o->fout.solved && o->fout.st.meetings > 0) {
+    for (int l = 0; l < o->nlegs; l++) {
+        leg *g = &o->legs[l];
+        for (int k = 0; k < 2; k++) {
+            if (!g->fw[k])
+                continue;
+            fess_watch(g->fw[k], NULL);
+            fess_end(g->fw[k]);
+            if (l == o->won_leg && k == o->won && g->fout[k].solved &&
+                g->fout[k].st.meetings > 0) {
+                out->solved = 1;
+                out->stop = STOP_NONE;
+                out->strategy = k == 0 ? "opening" : "opening-squares";
+                out->pushes = g->fout[k].pushes;
+                g->fout[k].pushes = (push_seq){0};
+            }
+            push_seq_free(&g->fout[k].pushes);
+        }
+        if (g->bw)
+            backward_end(g->bw);
+        if (g->bout.solved && !out->solved) {
             out->solved = 1;
             out->stop = STOP_NONE;
-            out->pushes = o->fout.pushes;
-            o->fout.pushes = (push_seq){0};
+            out->pushes = g->bout.pushes;
+            g->bout.pushes = (push_seq){0};
         }
-        push_seq_free(&o->fout.pushes);
+        push_seq_free(&g->bout.pushes);
+        if (g->have_tb)
+            board_free(&g->tb);
     }
-    if (o->bw)
-        backward_end(o->bw);
-    if (o->bout.solved && !out->solved) {
-        out->solved = 1;
-        out->stop = STOP_NONE;
-        out->pushes = o->bout.pushes;
-        o->bout.pushes = (push_seq){0};
-    }
-    push_seq_free(&o->bout.pushes);
     sum_stats(o);
-    if (o->have_tb)
-        board_free(&o->tb);
     free(o);
 }
 
 void opening_solve(const board *b, const fess_config *fcfg, const backward_config *bcfg,
-                   uint64_t back_nodes, search_limits *lim, membudget *mem, search_outcome *out)
+                   uint64_t back_nodes, unsigned halves, search_limits *lim, membudget *mem,
+                   search_outcome *out)
 {
-    opening *o = opening_begin(b, fcfg, bcfg, back_nodes, lim, mem, out);
+    opening *o = opening_begin(b, fcfg, bcfg, back_nodes, halves, lim, mem, out);
     opening_step(o, 0);
     opening_end(o);
 }

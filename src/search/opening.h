@@ -16,12 +16,24 @@
  *     position it stores in the backward search's store; the first one found
  *     there is a meeting: FESS's pushes to it and the backward pulls from it,
  *     read forwards, are the solution (rebuilt and replayed as any other).
+ *     Two forward halves take turns, in slices of stored positions: one
+ *     follows the target board's packing plan (jsonl strategy "opening"),
+ *     the other has none, so that its packed feature counts the boxes on
+ *     the target's squares ("opening-squares"; Festival's HF forward
+ *     cells: free-floor regions and boxes on the imagined squares). Each
+ *     solves levels the other does not.
+ *
+ * Two such legs, each with its own backward half, target and forward
+ * halves, take turns: the backward order OPEN_MATCHED (the boxes' minimum
+ * matching to the goals, stuck boxes counted once the floor is one region)
+ * and OPEN_NEAREST (nearest goals, stuck boxes always); the targets differ
+ * and so do the levels each leg solves.
  *
  * As a portfolio member (portfolio.h) it runs in slices of stored positions
- * (opening_step); on its own, --strategy 4 (opening_solve). A level with no
- * one-region position among the backward positions, or whose forward
- * search ends without a meeting, ends with STOP_GAVE_UP (nothing is
- * proven). Not push-optimal. */
+ * (opening_step); on its own, --strategy 4 (opening_solve). A level where
+ * every leg gives up (no one-region position among its backward positions,
+ * or both forward halves end without a meeting) ends with STOP_GAVE_UP
+ * (nothing is proven). Not push-optimal. */
 #ifndef KEEPER_OPENING_H
 #define KEEPER_OPENING_H
 
@@ -39,9 +51,18 @@ typedef struct opening opening;
  * forward half's FESS configuration (goal_needs_meet is set here), bcfg the
  * backward half's (open is set here); both are copied. back_nodes: the
  * backward half's positions (OPENING_BACK_NODES; the tests use fewer). */
+/* The forward halves opening_begin runs (a mask; the tests run each alone). */
+#define OPENING_PLAN 1u    /* FESS with the target board's plan */
+#define OPENING_SQUARES 2u /* FESS with packed = boxes on the target's squares */
+#define OPENING_BOTH 3u
+
+/* Targets: one backward half (and its forward halves) per opening order,
+ * OPEN_MATCHED then OPEN_NEAREST (backward.h), taking turns. */
+#define OPENING_LEGS 2
+
 opening *opening_begin(const board *b, const fess_config *fcfg, const backward_config *bcfg,
-                       uint64_t back_nodes, search_limits *lim, membudget *mem,
-                       search_outcome *out);
+                       uint64_t back_nodes, unsigned halves, search_limits *lim,
+                       membudget *mem, search_outcome *out);
 /* Runs until out counts node_budget stored positions (0 = no budget), then
  * returns 0; or returns 1 once the search has ended (out->stop). The
  * caller's lim->max_nodes counts both halves together (STOP_NODES). */
@@ -51,6 +72,7 @@ void opening_end(opening *o);
 
 /* begin, step to the end, end. */
 void opening_solve(const board *b, const fess_config *fcfg, const backward_config *bcfg,
-                   uint64_t back_nodes, search_limits *lim, membudget *mem, search_outcome *out);
+                   uint64_t back_nodes, unsigned halves, search_limits *lim, membudget *mem,
+                   search_outcome *out);
 
 #endif

@@ -302,7 +302,7 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
     const int io = cfg->use_opening ? p.n++ : -1; /* the opening member */
     if (io >= 0) {
         m[io] = (member){.name = "opening", .kind = MEMBER_OPENING, .slice = SLICE_OPENING};
-        m[io].search = opening_begin(b, &cfg->fess, &cfg->backward, OPENING_BACK_NODES, &p.sub,
+        m[io].search = opening_begin(b, &cfg->fess, &cfg->backward, OPENING_BACK_NODES, OPENING_BOTH, &p.sub,
                                      mem, &m[io].out);
     }
     spare_task task;
@@ -399,8 +399,10 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
         out->solved = 1;
         out->pushes = win->out.pushes;
         win->out.pushes = (push_seq){0};
-        /* a meeting: the solution is a FESS path and a backward one */
-        out->strategy = win->out.st.meetings ? "meet" : win->name;
+        /* a meeting: the solution is a FESS path and a backward one; the
+         * opening search names its forward half */
+        out->strategy = win->kind == MEMBER_OPENING ? win->out.strategy
+                        : win->out.st.meetings ? "meet" : win->name;
     } else {
         out->stop = e >= 0 ? m[e].out.stop : stop;
         out->strategy = "portfolio";

@@ -135,7 +135,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
         } else if (o->strategy == 3) {
             backward_solve(&b, &bcfg, lim, &mem, &out);
         } else if (o->strategy == 4) {
-            opening_solve(&b, &fcfg, &bcfg, OPENING_BACK_NODES, lim, &mem, &out);
+            opening_solve(&b, &fcfg, &bcfg, OPENING_BACK_NODES, OPENING_BOTH, lim, &mem, &out);
         } else {
             portfolio_config pcfg = {.astar = acfg, .fess = fcfg, .backward = bcfg,
                                      .use_backward = 1, .meet = (int)o->meet,
