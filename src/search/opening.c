@@ -255,6 +255,10 @@ static int step_halves(opening *o, uint64_t node_budget)
         o->turn++;
         if (g->done)
             continue;
+        /* a leg starts once the one before has given each of its forward
+         * halves a turn (or given up): the first target gets going first */
+        if (g > o->legs && !g->bw && !g[-1].done && g[-1].turn < 2)
+            continue;
         if (leg_turn(o, g, node_budget))
             return 1;
     }
