@@ -5,6 +5,7 @@
 #include "../util/u32map.h"
 #include "../util/util.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -311,12 +312,15 @@ static int augment(basesearch *s, int *match, int k, int nbases, int skip)
     return 0;
 }
 
+/* A new stamp for s->seen and s->bseen (both cleared before it wraps). */
 static void new_seen(basesearch *s)
 {
-    if (++s->seen_stamp == 0) {
+    if (s->seen_stamp == INT_MAX) {
         memset(s->seen, 0, sizeof(int) * (size_t)s->b->nboxes);
-        s->seen_stamp = 1;
+        memset(s->bseen, 0, sizeof(int) * (size_t)s->b->nboxes);
+        s->seen_stamp = 0;
     }
+    s->seen_stamp++;
 }
 
 /* A maximum matching of node k's boxes to its remaining bases, each box

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The turns (of the legs, and of a leg's forward halves) are slices of at
- * most this many stored positions (deterministic: counted in positions). */
+/* A forward half's turn is a slice of at most this many stored positions
+ * (deterministic: counted in positions). */
 #define OPENING_FWD_SLICE 160000u
 
 /* One target and the searches around it: the backward half in one opening
@@ -287,8 +287,7 @@ void opening_end(opening *o)
                 continue;
             fess_watch(g->fw[k], NULL);
             fess_end(g->fw[k]);
-            if (l == o->won_leg && k == o->won && g->fout[k].solved &&
-                g->fout[k].st.meetings > 0) {
+            if (l == o->won_leg && k == o->won && g->fout[k].solved) {
                 out->solved = 1;
                 out->stop = STOP_NONE;
                 out->strategy = k == 0 ? "opening" : "opening-squares";

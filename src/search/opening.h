@@ -47,10 +47,6 @@
 
 typedef struct opening opening;
 
-/* Sets up the opening search on b (analysed, distance_analyze). fcfg is the
- * forward half's FESS configuration (goal_needs_meet is set here), bcfg the
- * backward half's (open is set here); both are copied. back_nodes: the
- * backward half's positions (OPENING_BACK_NODES; the tests use fewer). */
 /* The forward halves opening_begin runs (a mask; the tests run each alone). */
 #define OPENING_PLAN 1u    /* FESS with the target board's plan */
 #define OPENING_SQUARES 2u /* FESS with packed = boxes on the target's squares */
@@ -60,12 +56,17 @@ typedef struct opening opening;
  * OPEN_MATCHED then OPEN_NEAREST (backward.h), taking turns. */
 #define OPENING_LEGS 2
 
+/* Sets up the opening search on b (analysed, distance_analyze). fcfg is the
+ * forward half's FESS configuration (goal_needs_meet is set here), bcfg the
+ * backward half's (open is set here); both are copied. back_nodes: the
+ * backward half's positions (OPENING_BACK_NODES; the tests use fewer);
+ * halves: the forward halves run (OPENING_BOTH, or one of them). */
 opening *opening_begin(const board *b, const fess_config *fcfg, const backward_config *bcfg,
                        uint64_t back_nodes, unsigned halves, search_limits *lim,
                        membudget *mem, search_outcome *out);
 /* Runs until out counts node_budget stored positions (0 = no budget), then
  * returns 0; or returns 1 once the search has ended (out->stop). The
- * caller's lim->max_nodes counts both halves together (STOP_NODES). */
+ * caller's lim->max_nodes counts all its searches together (STOP_NODES). */
 int opening_step(opening *o, uint64_t node_budget);
 /* Writes the solution (if any) into out and frees o. */
 void opening_end(opening *o);
