@@ -36,6 +36,13 @@ typedef struct bheap {
     uint32_t n, cap;
 } bheap;
 
+/* With cfg->cells: a cell of the open list, the positions whose parent's best
+ * cell key (cell_key) is `key`. */
+typedef struct bcell {
+    uint32_t key;
+    bheap h;
+} bcell;
+
 struct backward {
     const board *b;
     const backward_config *cfg;
@@ -68,7 +75,17 @@ struct backward {
     uint32_t ts;
     sq_t *stack;     /* [nsq] */
 
-    bheap open;        /* positions waiting for expansion */
+    bheap open;        /* positions waiting for expansion (without cells) */
+    /* use_cells: the open list split into cells, in creation order */
+    bcell *cells;
+    uint32_t ncells, capcells;
+    uint32_t *cell_map;  /* [map_cap] cell index + 1 by key, 0 = empty */
+    uint32_t map_cap;
+    uint32_t rr;         /* the round-robin's next cell */
+    uint64_t steps;      /* cells served: odd steps round-robin, even the best */
+    int use_cells;       /* cfg->cells with cfg->open */
+    uint32_t *past;      /* [past_cap] per node: the best cell key on its path */
+    uint32_t past_cap;
     uint8_t *is_start; /* [nsq] a box starts here */
     uint32_t seq;
     uint32_t best;       /* cfg->open: the best node with one region, or NODE_NONE */
@@ -132,6 +149,135 @@ static bentry heap_pop(bheap *hp)
     if (n > 0)
         hp->e[i] = last;
     return top;
+}
+
+/* ---------------------------------------------------------- cells */
+
+/* The cell key of the position on the board, least best (the
+ * backward cell of Festival's FESS): free-floor regions, then boxes on
+ * goals. */
+static uint32_t cell_key(const backward *w, int regions)
+{
+    int on = 0;
+    for (int i = 0; i < w->b->nboxes; i++)
+        on += w->b->is_goal[w->pos.boxes[i]];
+    return (uint32_t)MIN(regions, 0xFFFF) << 16 | (uint32_t)MIN(on, 0xFFFF);
+}
+
+/* Records node c's best cell key on its path. Returns -1 when memory runs
+ * out. */
+static int past_set(backward *w, uint32_t c, uint32_t key)
+{
+    if (c >= w->past_cap) {
+        uint32_t cap = w->past_cap ? w->past_cap : 4096;
+        while (cap <= c)
+            cap *= 2;
+        uint32_t *a = mem_realloc(w->mem, w->past, sizeof(uint32_t) * w->past_cap,
+                                  sizeof(uint32_t) * cap);
+        if (!a)
+            return -1;
+        w->past = a;
+        w->past_cap = cap;
+    }
+    w->past[c] = key;
+    return 0;
+}
+
+static uint32_t map_slot(uint32_t key, uint32_t cap)
+{
+    return (key * 0x9E3779B1u) >> 7 & (cap - 1);
+}
+
+/* The cell of key `key`, created (and served next by the round-robin)
+ * when new. Returns -1 when memory runs out. */
+static int64_t cell_of(backward *w, uint32_t key)
+{
+    if (w->map_cap) {
+        for (uint32_t i = map_slot(key, w->map_cap);; i = (i + 1) & (w->map_cap - 1)) {
+            uint32_t v = w->cell_map[i];
+            if (!v)
+                break;
+            if (w->cells[v - 1].key == key)
+                return v - 1;
+        }
+    }
+    if (w->ncells == w->capcells) {
+        uint32_t cap = w->capcells ? w->capcells * 2 : 64;
+        bcell *a = mem_realloc(w->mem, w->cells, sizeof(bcell) * w->capcells, sizeof(bcell) * cap);
+        if (!a)
+            return -1;
+        w->cells = a;
+        w->capcells = cap;
+    }
+    if (2 * (w->ncells + 1) > w->map_cap) { /* rebuild the map, twice the cells */
+        uint32_t cap = w->map_cap ? w->map_cap * 2 : 256;
+        uint32_t *m = mem_alloc(w->mem, sizeof(uint32_t) * cap);
+        if (!m)
+            return -1;
+        memset(m, 0, sizeof(uint32_t) * cap);
+        for (uint32_t k = 0; k < w->ncells; k++) {
+            uint32_t i = map_slot(w->cells[k].key, cap);
+            while (m[i])
+                i = (i + 1) & (cap - 1);
+            m[i] = k + 1;
+        }
+        mem_free(w->mem, w->cell_map, sizeof(uint32_t) * w->map_cap);
+        w->cell_map = m;
+        w->map_cap = cap;
+    }
+    uint32_t k = w->ncells++;
+    w->cells[k] = (bcell){key, {NULL, 0, 0}};
+    uint32_t i = map_slot(key, w->map_cap);
+    while (w->cell_map[i])
+        i = (i + 1) & (w->map_cap - 1);
+    w->cell_map[i] = k + 1;
+    w->rr = k; /* a new cell is served next */
+    return k;
+}
+
+/* Puts node c (key `key`) on the open list; with cells: into the cell of
+ * cell key `ck`. Returns -1 when memory runs out. */
+static int open_push(backward *w, uint32_t ck, uint64_t key, uint32_t c)
+{
+    if (!w->use_cells)
+        return heap_push(w, &w->open, key, c);
+    int64_t k = cell_of(w, ck);
+    return k < 0 ? -1 : heap_push(w, &w->cells[k].h, key, c);
+}
+
+/* The next position to expand into *e; 0 when the open list is empty.
+ * With cells: odd steps serve the round-robin's next cell (in creation
+ * order, skipping empty ones), even steps the best cell holding
+ * positions. */
+static int open_pop(backward *w, bentry *e)
+{
+    if (!w->use_cells) {
+        if (w->open.n == 0)
+            return 0;
+        *e = heap_pop(&w->open);
+        return 1;
+    }
+    int64_t pick = -1;
+    if (w->steps++ & 1) {
+        uint32_t best = UINT32_MAX;
+        for (uint32_t k = 0; k < w->ncells; k++)
+            if (w->cells[k].h.n && w->cells[k].key < best) {
+                best = w->cells[k].key;
+                pick = k;
+            }
+    } else {
+        for (uint32_t j = 0; j < w->ncells && pick < 0; j++) {
+            uint32_t k = (w->rr + j) % w->ncells;
+            if (w->cells[k].h.n)
+                pick = k;
+        }
+        if (pick >= 0)
+            w->rr = (uint32_t)(pick + 1) % w->ncells;
+    }
+    if (pick < 0)
+        return 0;
+    *e = heap_pop(&w->cells[pick].h);
+    return 1;
 }
 
 /* The key of a position, least first: the matching cost (20 bits), the
@@ -435,6 +581,7 @@ static int expand(backward *w, uint32_t n)
         lb_solve(&w->glb, &w->gsol, p->boxes);
     w->st->expanded++;
     const uint8_t *ok = w->cfg->reach ? w->ok : NULL;
+    uint32_t ck = w->use_cells ? w->past[n] : 0; /* the children's cell */
     for (int i = 0; i < b->nboxes; i++) {
         sq_t from = p->boxes[i];
         if (!reach_box(&w->r, from))
@@ -509,8 +656,13 @@ static int expand(backward *w, uint32_t n)
                 }
             }
             uint64_t key = node_key(w, c, cost, os, rg);
+            if (w->use_cells && past_set(w, c, MIN(ck, cell_key(w, rg))) != 0) {
+                w->stop = STOP_MEMORY;
+                pos_undo(p, &u);
+                return 1;
+            }
             pos_undo(p, &u);
-            if (heap_push(w, &w->open, key, c) != 0) {
+            if (open_push(w, ck, key, c) != 0) {
                 w->stop = STOP_MEMORY;
                 return 1;
             }
@@ -551,8 +703,9 @@ static int add_roots(backward *w, uint32_t vroot)
             continue; /* a zone already rooted */
         sq_t box = b->nb[q][DIR_OPP(pull)];
         uint32_t c = nodes_add(&w->ns, hash, vroot, box, box, DIR_OPP(pull), 0, 0);
-        if (c == NODE_NONE ||
-            heap_push(w, &w->open, node_key(w, c, cost, on_start(w), rg), c) != 0)
+        uint32_t ck = w->use_cells ? cell_key(w, rg) : 0;
+        if (c == NODE_NONE || (w->use_cells && past_set(w, c, ck) != 0) ||
+            open_push(w, ck, node_key(w, c, cost, on_start(w), rg), c) != 0)
             return -1;
         w->st->nodes++;
     }
@@ -573,6 +726,7 @@ backward *backward_begin(const board *b, const backward_config *cfg, search_limi
     w->out = out;
     w->goal = NODE_NONE;
     w->best = NODE_NONE;
+    w->use_cells = cfg->cells && cfg->open;
     pos_init(&w->pos, b);
     w->start_hash = w->pos.hash;
     if (pos_solved(&w->pos)) {
@@ -645,11 +799,11 @@ int backward_step(backward *w, uint64_t node_budget)
             return 0;
         if (limits_hit(w))
             break;
-        if (w->open.n == 0) {
+        bentry e;
+        if (!open_pop(w, &e)) {
             w->stop = STOP_EXHAUSTED;
             break;
         }
-        bentry e = heap_pop(&w->open);
         if (node_closed(nodes_at(&w->ns, e.node)))
             continue;
         if (expand(w, e.node))
@@ -708,6 +862,11 @@ void backward_end(backward *w)
     out->st.mem_bytes = mem->peak;
     if (!w->trivial) {
         mem_free(mem, w->open.e, sizeof(bentry) * w->open.cap);
+        for (uint32_t k = 0; k < w->ncells; k++)
+            mem_free(mem, w->cells[k].h.e, sizeof(bentry) * w->cells[k].h.cap);
+        mem_free(mem, w->cells, sizeof(bcell) * w->capcells);
+        mem_free(mem, w->cell_map, sizeof(uint32_t) * w->map_cap);
+        mem_free(mem, w->past, sizeof(uint32_t) * w->past_cap);
         free(w->is_start);
         nodes_free(&w->ns);
         mem_free(mem, w->ok, w->ok_bytes);

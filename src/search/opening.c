@@ -291,6 +291,8 @@ void opening_end(opening *o)
                 out->solved = 1;
                 out->stop = STOP_NONE;
                 out->strategy = k == 0 ? "opening" : "opening-squares";
+                if (getenv("KEEPER_TRACE_OPENING"))
+                    fprintf(stderr, "opening: leg %d's forward half %d met\n", l, k);
                 out->pushes = g->fout[k].pushes;
                 g->fout[k].pushes = (push_seq){0};
             }

@@ -127,6 +127,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             .reach = (int)o->dead_squares,
             .matching = (int)o->matching,
             .check = (int)o->check,
+            .cells = (int)o->opening_cells,
         };
         if (o->optimal || o->strategy == 0) {
             astar_solve(&b, &acfg, lim, &mem, &out);

@@ -60,15 +60,17 @@ TEST(opening_order_keeps_a_one_region_best)
     collection c;
     REQUIRE(collection_load(&c, path) == 0);
     int count = test_quick() ? 10 : 40, found = 0;
-    /* both orders; --check compares OPEN_MATCHED's incremental matching
-     * cost with a fresh one on every child */
-    for (int k = 0; k < c.nlevels && k < 2 * count; k++) {
+    /* both orders, each with one open list and with cells; --check
+     * compares OPEN_MATCHED's incremental matching cost with a fresh one
+     * on every child */
+    for (int k = 0; k < 4 * count && count <= c.nlevels; k++) {
         board b;
         if (c.levels[k % count].error || board_build(&b, &c.levels[k % count]) != 0)
             continue;
         distance_analyze(&b);
         backward_config cfg = {.reach = 1, .matching = 1, .check = 1,
-                               .open = k < count ? OPEN_NEAREST : OPEN_MATCHED};
+                               .open = k / count % 2 ? OPEN_MATCHED : OPEN_NEAREST,
+                               .cells = k >= 2 * count};
         search_limits lim = {0};
         membudget mem;
         mem_init(&mem, 1ULL << 28);
@@ -93,7 +95,7 @@ TEST(opening_order_keeps_a_one_region_best)
         board_free(&b);
     }
     /* the test means something only if targets are found */
-    CHECK(found >= count);
+    CHECK(found >= 2 * count);
     collection_free(&c);
 }
 
@@ -102,6 +104,7 @@ static int opening_met;
 typedef struct opening_case {
     uint64_t back_nodes;
     unsigned halves; /* OPENING_PLAN, OPENING_SQUARES or both */
+    int cells;       /* the backward halves' cells */
 } opening_case;
 
 static void run_opening(const board *b, const void *cfg, search_limits *lim, membudget *mem,
@@ -111,7 +114,7 @@ static void run_opening(const board *b, const void *cfg, search_limits *lim, mem
     fess_config fc = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .matching = 1,
                       .fixed = 1, .packing = 1, .advisors = 1, .rooms = 1, .hotspots = 1,
                       .plan = 2, .capsets = 1};
-    backward_config bc = {.reach = 1, .matching = 1};
+    backward_config bc = {.reach = 1, .matching = 1, .cells = oc->cells};
     opening_solve(b, &fc, &bc, oc->back_nodes, oc->halves, lim, mem, out);
     if (out->solved && out->st.meetings)
         opening_met++;
@@ -123,14 +126,18 @@ static void run_opening(const board *b, const void *cfg, search_limits *lim, mem
         CHECK(out->stop != STOP_NONE);
 }
 
-/* Both forward halves together, then each alone: every verdict agrees with
- * breadth-first search, and each half meets the backward search on its own. */
+/* Both forward halves together, then each alone, then both with backward
+ * halves in cells (of a few hundred positions, so that cells fill): every
+ * verdict agrees with breadth-first search, and each configuration meets
+ * the backward search on its own. */
 TEST(opening_solves_what_bfs_solves_through_meetings)
 {
-    static const unsigned halves[3] = {OPENING_BOTH, OPENING_PLAN, OPENING_SQUARES};
-    for (int h = 0; h < 3; h++) {
+    static const opening_case cases[4] = {
+        {30, OPENING_BOTH, 0}, {30, OPENING_PLAN, 0}, {30, OPENING_SQUARES, 0},
+        {300, OPENING_BOTH, 1}};
+    for (int h = 0; h < 4; h++) {
         opening_met = 0;
-        opening_case oc = {30, halves[h]};
+        opening_case oc = cases[h];
         crosscheck_file("boxoban/medium/valid/000.txt", 50, run_opening, &oc, 0);
         if (test_shared_level("boxoban/medium/valid/000.txt"))
             CHECK(opening_met >= (test_quick() ? 3 : 15));
