@@ -1141,6 +1141,7 @@ int plan_pick(plan *pl, const board *b, int pick, int64_t deadline_ns)
                 : c.complete             ? c.n <= d.n
                                          : c.left < d.left;
     plan *win = cells ? &c : &d, *lose = cells ? &d : &c;
+    win->passed_over = 1;
     plan_free(lose);
     *pl = *win;
     return 0;

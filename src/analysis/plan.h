@@ -68,6 +68,8 @@ typedef struct plan {
     uint64_t nodes;    /* positions the base search stored */
     uint64_t expanded; /* positions it expanded */
     int order;         /* the search's order: PLAN_BY_DONE or PLAN_BY_CELLS */
+    int passed_over;   /* PLAN_PICK_SIMPLER: the other order's plan (its
+                          search perhaps held short) was passed over */
 } plan;
 
 enum { PLAN_BY_DONE, PLAN_BY_CELLS };

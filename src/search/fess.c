@@ -862,6 +862,18 @@ int fess_plan_replaced_order(const fess *f)
     return f->pl.n > 0 && f->pk.n > 0;
 }
 
+int fess_plan_other(const fess *f)
+{
+    if (f->pl.n == 0 || !f->pl.passed_over)
+        return -1;
+    return f->pl.order == PLAN_BY_DONE ? PLAN_PICK_CELLS : PLAN_PICK_DONE;
+}
+
+int fess_plan_complete(const fess *f)
+{
+    return f->pl.n > 0 && f->pl.complete;
+}
+
 int fess_step(fess *f, uint64_t node_budget)
 {
     if (f->finished)

@@ -72,6 +72,12 @@ void fess_end(fess *f);
  * too (then a search with --plan 1 would rank positions differently). */
 int fess_plan_replaced_order(const fess *f);
 
+/* The plan_pick (analysis/plan.h) that gives the other base search's
+ * plan, where f follows the simpler of two plans; else -1. */
+int fess_plan_other(const fess *f);
+/* Whether f follows a complete plan. */
+int fess_plan_complete(const fess *f);
+
 /* Meeting the backward search (backward.h): f looks up every position it
  * stores in w's store; a hit ends the search solved through it (stat
  * meetings). w = NULL stops it (before w is freed). */

@@ -24,6 +24,9 @@ enum { MEMBER_FESS, MEMBER_ASTAR, MEMBER_BACKWARD, MEMBER_OPENING };
 /* The opening search's turn: its backward half's positions are as cheap as
  * the backward search's, its forward half's cost as FESS's. */
 #define SLICE_OPENING 640000u
+/* fess-plan2's turn, once it joins beside the opening search (whose turns
+ * are long): four of the first FESS's. */
+#define SLICE_PLAN2 (4 * SLICE_FESS)
 /* The opening search joins the round once the first FESS has stored this
  * many positions (or ended): the levels the others solve by then pay
  * nothing for it. */
@@ -218,18 +221,45 @@ static void spare_run(void *arg)
     member_run(arg, 1u << 1);
 }
 
+/* Sets up fess-plan2 (cfg: the first FESS's with the other plan_pick) as
+ * member p->n, meeting the backward member when `meet`. Returns 1, or 0
+ * (nothing set up) when its plan is not complete. */
+static int plan2_join(portfolio *p, const board *b, const fess_config *cfg, membudget *mem,
+                      int meet)
+{
+    member *x = &p->m[p->n];
+    *x = (member){.name = "fess-plan2", .kind = MEMBER_FESS, .slice = SLICE_PLAN2};
+    x->search = fess_begin(b, cfg, &p->sub, mem, &x->out);
+    if (!fess_plan_complete(x->search)) {
+        fess_end(x->search);
+        push_seq_free(&x->out.pushes);
+        *x = (member){0};
+        return 0;
+    }
+    if (p->patterns.b)
+        fess_share_patterns(x->search, &p->patterns);
+    if (meet && p->ib >= 0 && p->m[p->ib].search) {
+        fess_watch(x->search, p->m[p->ib].search);
+        backward_watch(p->m[p->ib].search, fess_nodes(x->search));
+    }
+    p->n++;
+    return 1;
+}
+
 /* The turns of a round: the first FESS every other turn, the others
  * between, in the order A*, the opening search (io), the backward search
  * (ib), the second FESS (i2) and the backward search again, the opening
- * search again; members that do not run (-1) are left out. Returns the
- * turns in round[] (at most 12). */
-static int build_round(int *round, int ib, int i2, int io)
+ * search again; members that do not run (-1) are left out. `pair`: the
+ * second FESS is the first's peer (fess-plan2): the two take the first's
+ * turns alternately, in the round of a single FESS (the others keep their
+ * share). Returns the turns in round[] (at most 12). */
+static int build_round(int *round, int ib, int i2, int io, int pair)
 {
-    const int others[6] = {1, io, ib, i2, i2 >= 0 ? ib : -1, io};
-    int cycle = 0;
+    const int others[6] = {1, io, ib, pair ? -1 : i2, i2 >= 0 && !pair ? ib : -1, io};
+    int cycle = 0, firsts = 0;
     for (int j = 0; j < 6; j++)
         if (others[j] >= 0) {
-            round[cycle++] = 0;
+            round[cycle++] = pair && firsts++ % 2 ? i2 : 0;
             round[cycle++] = others[j];
         }
     return cycle;
@@ -282,6 +312,11 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
             fess_share_patterns(m[2].search, &p.patterns);
         p.n = 3;
     }
+    /* Elsewhere, where the plan followed is the simpler of two, a second
+     * FESS will follow the other base search's plan (fess-plan2, set up
+     * when the opening search joins). */
+    fess_config other = cfg->fess;
+    other.plan_pick = p.n == 2 && m[0].search && !m[0].done ? fess_plan_other(m[0].search) : -1;
     p.ib = cfg->use_backward ? p.n++ : -1; /* the backward member */
     const int ib = p.ib;
     if (ib >= 0) {
@@ -298,7 +333,8 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
                     backward_watch(m[ib].search, fess_nodes(m[i].search));
                 }
     }
-    const int i2 = p.n > 2 && m[2].kind == MEMBER_FESS ? 2 : -1; /* the second FESS */
+    int i2 = p.n > 2 && m[2].kind == MEMBER_FESS ? 2 : -1; /* the second FESS */
+    int pair = 0; /* i2 is fess-plan2 */
     const int io = cfg->use_opening ? p.n++ : -1; /* the opening member */
     if (io >= 0) {
         m[io] = (member){.name = "opening", .kind = MEMBER_OPENING, .slice = SLICE_OPENING};
@@ -312,12 +348,19 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
      * the most), then in turn A*, the backward search (whose positions the
      * FESS members meet) and, with the second FESS, that one and the
      * backward search again; the opening search twice once it joins. */
-    int round[12], cycle = build_round(round, ib, i2, -1), next_turn = 0;
-    int joined = io < 0; /* the opening member is in the round */
+    int round[12], cycle = build_round(round, ib, i2, -1, 0), next_turn = 0;
+    /* the opening member and fess-plan2 are in the round */
+    int joined = io < 0 && other.plan_pick < 0;
     for (;;) {
         if (!joined && (m[0].done || m[0].out.st.nodes >= OPENING_JOIN)) {
-            /* the opening search joins: a new round, from its start */
-            cycle = build_round(round, ib, i2, io);
+            /* The opening search joins, and fess-plan2 where its plan is
+             * complete (the levels solved by then pay nothing for either):
+             * a new round, from its start. */
+            if (other.plan_pick >= 0 && !m[0].done)
+                pair = plan2_join(&p, b, &other, mem, cfg->meet);
+            if (pair)
+                i2 = p.n - 1;
+            cycle = build_round(round, ib, i2, io, pair);
             next_turn = 0;
             joined = 1;
         }

@@ -3,15 +3,19 @@
  * counted in stored positions, so a run on one thread is the same every
  * time: the feature-space search first, then A*, then (on levels where the
  * packing plan replaced a greedy packing order) a second feature-space
- * search that keeps the order ("fess-order"), and the backward search
- * (cfg->use_backward), each from where it stopped. The first FESS takes
- * every other turn, the others the turns between, in the order A*,
- * backward, and with a second FESS that one and backward again (FESS, A*,
- * FESS, backward, FESS, FESS-order, FESS, backward). With cfg->use_opening
- * the opening search (opening.h) joins once the first FESS has stored
- * OPENING_JOIN positions (300,000; the levels the others solve by then pay
- * nothing for it), the round then starting again with it after A* and at
- * its end (FESS, A*, FESS, opening, FESS, backward, ..., FESS, opening),
+ * search that keeps the order ("fess-order"), or else (where the plan
+ * followed is the simpler of the two base searches' plans and the other is
+ * complete too) a second FESS following the other plan ("fess-plan2"),
+ * and the backward search (cfg->use_backward), each from where it stopped.
+ * The first FESS takes every other turn, the others the turns between, in
+ * the order A*, backward, and with fess-order that one and backward again
+ * (FESS, A*, FESS, backward, FESS, FESS-order, FESS, backward). With
+ * cfg->use_opening the opening search (opening.h) joins once the first
+ * FESS has stored OPENING_JOIN positions (300,000; the levels the others
+ * solve by then pay nothing for it), the round then starting again with it
+ * after A* and at its end (FESS, A*, FESS, opening, FESS, backward, ...,
+ * FESS, opening); fess-plan2 joins then too, taking every other of the
+ * first FESS's turns (FESS, A*, FESS-plan2, opening, ...),
  * with a large slice (its backward half is 300,000 positions). With
  * cfg->meet the FESS members and the
  * backward search meet (fess_watch, backward_watch), so the backward

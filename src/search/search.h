@@ -60,7 +60,8 @@ long push_seq_pushes(const push_seq *ps);
 /* What one member of a portfolio did (search_outcome.members). */
 #define SEARCH_MAX_MEMBERS 5
 typedef struct member_report {
-    const char *name; /* "fess", "astar", "fess-order", "backward" */
+    const char *name; /* "fess", "astar", "fess-order", "fess-plan2", "backward",
+                         "opening" */
     double seconds;   /* time spent in its turns (wall clock: it varies from
                          run to run, unlike the counters) */
     stats st;

@@ -313,6 +313,18 @@ else
     skip "$LEVELS/xsokoban90.xsb not found: two backward runs of XSokoban 6"
 fi
 
+# --- fess-plan2: Sasquatch IV 43 has no greedy packing order, and both base
+# searches give a complete plan; the first FESS follows the simpler, and the
+# second FESS, following the other, finishes the level (through a meeting)
+if [ -f "$LEVELS/sasquatch4_50.xsb" ]; then
+    run "$KEEPER" solve "$LEVELS/sasquatch4_50.xsb" --level 43 --threads 1 --time 120 \
+        --format jsonl -v
+    expect_out '"status":"solved"' "portfolio, Sasquatch IV 43: solved"
+    expect_err 'member fess-plan2 .* 1 meeting' "portfolio, Sasquatch IV 43: fess-plan2 meets"
+else
+    skip "$LEVELS/sasquatch4_50.xsb not found: the portfolio's fess-plan2 on Sasquatch IV 43"
+fi
+
 # --- two threads: the levels run side by side, and the last one gets the
 # spare thread (the portfolio's searches side by side); every solution
 # still verifies

@@ -185,6 +185,10 @@ TEST(plan_xsokoban_well_formed)
         plan sp;
         REQUIRE(plan_pick(&sp, &b, PLAN_PICK_SIMPLER, 0) == 0);
         simpler_complete += sp.complete;
+        /* the simpler pick names the plan it passed over (the portfolio's
+         * fess-plan2 follows that one); a single search's plan does not */
+        CHECK(sp.passed_over);
+        CHECK(!pl.passed_over);
         plan_free(&sp);
         complete += pl.complete;
         parked_levels += pl.parked > 0;
