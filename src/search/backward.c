@@ -16,6 +16,7 @@
 #include "../core/position.h"
 #include "../core/reach.h"
 #include "../heuristic/lowerbound.h"
+#include "../util/u32map.h"
 #include "../util/util.h"
 
 #include <stdlib.h>
@@ -79,8 +80,7 @@ struct backward {
     /* use_cells: the open list split into cells, in creation order */
     bcell *cells;
     uint32_t ncells, capcells;
-    uint32_t *cell_map;  /* [map_cap] cell index + 1 by key, 0 = empty */
-    uint32_t map_cap;
+    u32map cell_map;     /* cell index by key (small: a few thousand cells) */
     uint32_t rr;         /* the round-robin's next cell */
     uint64_t steps;      /* cells served: odd steps round-robin, even the best */
     int use_cells;       /* cfg->cells with cfg->open */
@@ -183,24 +183,13 @@ static int past_set(backward *w, uint32_t c, uint32_t key)
     return 0;
 }
 
-static uint32_t map_slot(uint32_t key, uint32_t cap)
-{
-    return (key * 0x9E3779B1u) >> 7 & (cap - 1);
-}
-
 /* The cell of key `key`, created (and served next by the round-robin)
  * when new. Returns -1 when memory runs out. */
 static int64_t cell_of(backward *w, uint32_t key)
 {
-    if (w->map_cap) {
-        for (uint32_t i = map_slot(key, w->map_cap);; i = (i + 1) & (w->map_cap - 1)) {
-            uint32_t v = w->cell_map[i];
-            if (!v)
-                break;
-            if (w->cells[v - 1].key == key)
-                return v - 1;
-        }
-    }
+    uint32_t k = u32map_get(&w->cell_map, key);
+    if (k != U32MAP_NONE)
+        return k;
     if (w->ncells == w->capcells) {
         uint32_t cap = w->capcells ? w->capcells * 2 : 64;
         bcell *a = mem_realloc(w->mem, w->cells, sizeof(bcell) * w->capcells, sizeof(bcell) * cap);
@@ -209,28 +198,9 @@ static int64_t cell_of(backward *w, uint32_t key)
         w->cells = a;
         w->capcells = cap;
     }
-    if (2 * (w->ncells + 1) > w->map_cap) { /* rebuild the map, twice the cells */
-        uint32_t cap = w->map_cap ? w->map_cap * 2 : 256;
-        uint32_t *m = mem_alloc(w->mem, sizeof(uint32_t) * cap);
-        if (!m)
-            return -1;
-        memset(m, 0, sizeof(uint32_t) * cap);
-        for (uint32_t k = 0; k < w->ncells; k++) {
-            uint32_t i = map_slot(w->cells[k].key, cap);
-            while (m[i])
-                i = (i + 1) & (cap - 1);
-            m[i] = k + 1;
-        }
-        mem_free(w->mem, w->cell_map, sizeof(uint32_t) * w->map_cap);
-        w->cell_map = m;
-        w->map_cap = cap;
-    }
-    uint32_t k = w->ncells++;
+    k = w->ncells++;
     w->cells[k] = (bcell){key, {NULL, 0, 0}};
-    uint32_t i = map_slot(key, w->map_cap);
-    while (w->cell_map[i])
-        i = (i + 1) & (w->map_cap - 1);
-    w->cell_map[i] = k + 1;
+    u32map_put(&w->cell_map, key, k);
     w->rr = k; /* a new cell is served next */
     return k;
 }
@@ -727,6 +697,8 @@ backward *backward_begin(const board *b, const backward_config *cfg, search_limi
     w->goal = NODE_NONE;
     w->best = NODE_NONE;
     w->use_cells = cfg->cells && cfg->open;
+    if (w->use_cells)
+        u32map_init(&w->cell_map, 256);
     pos_init(&w->pos, b);
     w->start_hash = w->pos.hash;
     if (pos_solved(&w->pos)) {
@@ -865,7 +837,6 @@ void backward_end(backward *w)
         for (uint32_t k = 0; k < w->ncells; k++)
             mem_free(mem, w->cells[k].h.e, sizeof(bentry) * w->cells[k].h.cap);
         mem_free(mem, w->cells, sizeof(bcell) * w->capcells);
-        mem_free(mem, w->cell_map, sizeof(uint32_t) * w->map_cap);
         mem_free(mem, w->past, sizeof(uint32_t) * w->past_cap);
         free(w->is_start);
         nodes_free(&w->ns);
@@ -887,6 +858,7 @@ void backward_end(backward *w)
         reach_free(&w->rc);
         pstack_free(&w->path);
     }
+    u32map_free(&w->cell_map); /* (zeroed when unused) */
     pos_free(&w->pos);
     free(w);
 }
