@@ -5,7 +5,10 @@
  *  1. Backward: the backward search (backward.h) in its opening order
  *     pulls from the solved position towards an open one: fewest free-floor
  *     regions, then fewest boxes no pull moves, then the boxes farthest from
- *     the goals. After OPENING_BACK_NODES stored positions its best
+ *     the goals, with the waiting positions in cells of (free-floor
+ *     regions, boxes on goals) served in turn (backward_config.cells), so
+ *     that no plateau of one region count holds the whole half. After
+ *     OPENING_BACK_NODES stored positions its best
  *     position with one free-floor region is the target: an opened position
  *     from which the goal is known to be reachable (its pulls read
  *     forwards). One region matters: the player is then anywhere, so a
