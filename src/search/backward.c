@@ -153,15 +153,12 @@ static bentry heap_pop(bheap *hp)
 
 /* ---------------------------------------------------------- cells */
 
-/* The cell key of the position on the board, least best (the
- * backward cell of Festival's FESS): free-floor regions, then boxes on
- * goals. */
-static uint32_t cell_key(const backward *w, int regions)
+/* The cell key of a position with `regions` free-floor regions and
+ * `on_goals` boxes on goals, least best (the backward cell of Festival's
+ * FESS). */
+static uint32_t cell_key(int regions, int on_goals)
 {
-    int on = 0;
-    for (int i = 0; i < w->b->nboxes; i++)
-        on += w->b->is_goal[w->pos.boxes[i]];
-    return (uint32_t)MIN(regions, 0xFFFF) << 16 | (uint32_t)MIN(on, 0xFFFF);
+    return (uint32_t)MIN(regions, 0xFFFF) << 16 | (uint32_t)MIN(on_goals, 0xFFFF);
 }
 
 /* Records node c's best cell key on its path. Returns -1 when memory runs
@@ -551,7 +548,13 @@ static int expand(backward *w, uint32_t n)
         lb_solve(&w->glb, &w->gsol, p->boxes);
     w->st->expanded++;
     const uint8_t *ok = w->cfg->reach ? w->ok : NULL;
-    uint32_t ck = w->use_cells ? w->past[n] : 0; /* the children's cell */
+    uint32_t ck = 0; /* with cells: the children's cell */
+    int on_goals = 0; /* the expanded position's boxes on goals */
+    if (w->use_cells) {
+        ck = w->past[n];
+        for (int i = 0; i < b->nboxes; i++)
+            on_goals += b->is_goal[p->boxes[i]];
+    }
     for (int i = 0; i < b->nboxes; i++) {
         sq_t from = p->boxes[i];
         if (!reach_box(&w->r, from))
@@ -626,7 +629,8 @@ static int expand(backward *w, uint32_t n)
                 }
             }
             uint64_t key = node_key(w, c, cost, os, rg);
-            if (w->use_cells && past_set(w, c, MIN(ck, cell_key(w, rg))) != 0) {
+            int con = on_goals - b->is_goal[from] + b->is_goal[m->to];
+            if (w->use_cells && past_set(w, c, MIN(ck, cell_key(rg, con))) != 0) {
                 w->stop = STOP_MEMORY;
                 pos_undo(p, &u);
                 return 1;
@@ -673,7 +677,7 @@ static int add_roots(backward *w, uint32_t vroot)
             continue; /* a zone already rooted */
         sq_t box = b->nb[q][DIR_OPP(pull)];
         uint32_t c = nodes_add(&w->ns, hash, vroot, box, box, DIR_OPP(pull), 0, 0);
-        uint32_t ck = w->use_cells ? cell_key(w, rg) : 0;
+        uint32_t ck = cell_key(rg, b->nboxes); /* every box on a goal */
         if (c == NODE_NONE || (w->use_cells && past_set(w, c, ck) != 0) ||
             open_push(w, ck, node_key(w, c, cost, on_start(w), rg), c) != 0)
             return -1;

@@ -49,12 +49,12 @@ typedef struct backward_config {
                      the goals, stuck boxes counted with one region only);
                      the best position with one region is kept
                      (backward_best) */
-    int cells;    /* with open (else ignored): the open list in cells of (free-floor regions,
-                     boxes on goals), each position in its parent's cell of
-                     the best key on the path; the cells served in turn and
-                     the best one every other step (Festival's backward FESS
-                     without advisors), so that no plateau of one key holds
-                     the whole search */
+    int cells;    /* with open (else ignored): the open list in cells of
+                     (free-floor regions, boxes on goals), each position in
+                     its parent's cell of the best key on the path; the
+                     cells served in turn and the best one every other step
+                     (Festival's backward FESS without advisors), so that no
+                     plateau of one key holds the whole search */
 } backward_config;
 
 /* Searches from the solved position to the level's start. `b` must have
