@@ -46,6 +46,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 
 /* Whether standard error is a terminal (for progress lines). */
 int cli_stderr_tty(void);
+/* Sets the process's allocator up for long searches: where the C library
+ * would keep freed large blocks in its heap (glibc raises its mapping
+ * threshold as blocks are freed), every block of 128 KiB or more is mapped
+ * on its own and returned to the system when freed, so that resident memory
+ * stays near what the searches hold. Called first by the programs' main. */
+void cli_setup_allocator(void);
 
 /* Writes level lv as SOK with the sections it already had (nothing is
  * lost); what follows the last section's moves stays in b (empty on entry)

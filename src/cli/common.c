@@ -7,6 +7,9 @@
 #include "../util/util.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,13 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\n(see 'keeper %s%s--help')\n", cmd ? cmd : "", cmd ? " " : "");
     return EXIT_BAD_INPUT;
+}
+
+void cli_setup_allocator(void)
+{
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024); /* fixed: no longer raised on frees */
+#endif
 }
 
 int cli_stderr_tty(void)

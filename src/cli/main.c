@@ -39,6 +39,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    cli_setup_allocator();
     if (argc < 2) {
         usage(stderr);
         return EXIT_BAD_INPUT;

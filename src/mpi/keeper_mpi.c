@@ -1262,6 +1262,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    cli_setup_allocator();
     int provided, me, size;
     /* Open MPI's point-to-point layer: ob1 unless the user chose one. Its
      * default probes UCX first, which costs 0.2 s at every start (mpirun
