@@ -4,6 +4,7 @@
 #include "boxpath.h"
 #include "nodes.h"
 #include "pstack.h"
+#include "../analysis/distance.h"
 #include "../analysis/packing.h"
 #include "../analysis/rooms.h"
 #include "../heuristic/hotspot.h"
@@ -144,6 +145,15 @@ struct fess {
 };
 
 /* ---------------------------------------------------------- cells */
+
+/* An entry's key: the accumulated weight (16 bits, saturating), the rank
+ * (32 bits), the hf distance (16 bits, saturating); smaller first. */
+static inline uint64_t entry_key(uint32_t w, uint32_t rank, uint32_t dist)
+{
+    return (uint64_t)MIN(w, 0xFFFFu) << 48 | (uint64_t)rank << 16 | MIN(dist, 0xFFFFu);
+}
+static inline uint32_t key_weight(uint64_t key) { return (uint32_t)(key >> 48); }
+static inline uint32_t key_rank(uint64_t key) { return (uint32_t)(key >> 16); }
 
 static inline int entry_less(const fentry *a, const fentry *b)
 {
@@ -436,6 +446,24 @@ static void add_kid(fess *f, uint32_t idx, uint32_t rank, sq_t from, sq_t to, in
     f->kids[f->nkids++] = (kid){idx, rank, from, to, (uint8_t)opens, 0};
 }
 
+/* cfg->hf: the child's distance to the goals, estimated from the expanded
+ * position's minimum matching (f->sol, solved on expansion): the moved box
+ * keeps its goal. An upper bound on the child's matching cost, exact while
+ * the assignment stays optimal; 0 when off or without a matching. */
+static uint32_t hf_dist(const fess *f, const kid *kd)
+{
+    if (!f->cfg->hf || !f->lb_ok || f->sol.cost == LB_INF)
+        return 0;
+    const lowerbound *lb = &f->lb;
+    int i = f->pos.box_at[kd->from];
+    size_t j = (size_t)(f->sol.col[i + 1] - 1), n = (size_t)lb->n;
+    int64_t to = lb->dist_t[(size_t)kd->to * n + j], from = lb->dist_t[(size_t)kd->from * n + j];
+    if (to == DIST_INF)
+        return 0xFFFFu;
+    int64_t d = f->sol.cost - from + to;
+    return d < 0 ? 0u : (uint32_t)MIN(d, 0xFFFF);
+}
+
 /* Whether the player, with region f->rc in the child position p (the box
  * just moved onto `moved`), can push some other box in a way he could not
  * in the parent (region f->r): a side of that box newly reached, the
@@ -700,7 +728,7 @@ static int expand(fess *f, uint32_t ci, fentry e)
         if (bd)
             return 0;
     }
-    uint32_t accw = (uint32_t)(e.key >> 32);
+    uint32_t accw = key_weight(e.key);
     node_set_h(nd, MIN(accw, NODE_MAX_H));
     reach_compute(&f->r, &f->pos, f->pos.player);
     f->st->reach_calls++;
@@ -708,7 +736,7 @@ static int expand(fess *f, uint32_t ci, fentry e)
     if (dead_on_expansion(f, n, &pruned))
         return 0;
     f->st->expanded++;
-    uint32_t own = (uint32_t)e.key;
+    uint32_t own = key_rank(e.key);
     uint32_t best = MIN(own, f->cells[ci].rank);
     uint32_t home = cell_get(f, best);
     if (home == UINT32_MAX) {
@@ -721,9 +749,10 @@ static int expand(fess *f, uint32_t ci, fentry e)
     fcell *c = &f->cells[home];
     for (uint32_t k = 0; k < f->nkids; k++) {
         const kid *kd = &f->kids[k];
-        uint64_t w = accw + (kd->advised ? 0u : 1u);
+        uint32_t w = f->cfg->hf ? 0u : accw + (kd->advised ? 0u : 1u);
+        uint32_t dd = hf_dist(f, kd);
         f->st->advised += kd->advised;
-        if (cell_push(f, c, w << 32 | kd->rank, kd->node) != 0) {
+        if (cell_push(f, c, entry_key(w, kd->rank, dd), kd->node) != 0) {
             f->stop = STOP_MEMORY;
             return 1;
         }
@@ -832,7 +861,7 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
         uint32_t rank = rank_here(f, &f->r);
         uint32_t ci = cell_get(f, rank);
         if (rank_store(f, root, rank) != 0 || ci == UINT32_MAX ||
-            cell_push(f, &f->cells[ci], rank, root) != 0) {
+            cell_push(f, &f->cells[ci], entry_key(0, rank, 0), root) != 0) {
             out->stop = STOP_MEMORY;
             f->finished = 1;
         return f;

@@ -54,6 +54,12 @@ typedef struct fess_config {
                             1 = where the packing order fails, 2 = always */
     int plan_pick;       /* which base search's plan (plan.h PLAN_PICK_*) */
     int oop;             /* the out-of-plan feature and advisor (with a plan) */
+    int hf;              /* Festival's HF forward order (the opening search's
+                            squares half): every move weighs 0, and inside a
+                            cell the children go by feature vector, then by
+                            the boxes' matching distance to the goals (the
+                            parent's assignment, the moved box updated), then
+                            age; needs matching */
     int check;           /* debug: check the position after every walk */
 } fess_config;
 

@@ -157,6 +157,8 @@ opening *opening_begin(const board *b, const fess_config *fcfg, const backward_c
     o->fc[0].goal_needs_meet = 1;
     o->fc[1] = o->fc[0];
     o->fc[1].packing = 0;
+    o->fc[0].hf = 0;
+    o->fc[1].hf = (halves & OPENING_HF) != 0;
     /* Two legs, the targets of two opening orders (opening.h). */
     static const int orders[OPENING_LEGS] = {OPEN_MATCHED, OPEN_NEAREST};
     o->nlegs = OPENING_LEGS;

@@ -54,6 +54,8 @@ typedef struct opening opening;
 #define OPENING_PLAN 1u    /* FESS with the target board's plan */
 #define OPENING_SQUARES 2u /* FESS with packed = boxes on the target's squares */
 #define OPENING_BOTH 3u
+/* With OPENING_SQUARES: that half in Festival's HF order (fess_config hf). */
+#define OPENING_HF 4u
 
 /* Targets: one backward half (and its forward halves) per opening order,
  * OPEN_MATCHED then OPEN_NEAREST (backward.h), taking turns. */

@@ -51,6 +51,7 @@ typedef struct portfolio_config {
     int use_backward; /* the backward search as a member with a short turn */
     int use_opening;  /* the opening search (opening.h) as a member */
     int meet;         /* the FESS members and the backward search meet */
+    int opening_hf;   /* the opening's squares half in HF order (OPENING_HF) */
 } portfolio_config;
 
 /* Solves from the level's start; out->strategy names the strategy that

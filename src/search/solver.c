@@ -136,11 +136,13 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
         } else if (o->strategy == 3) {
             backward_solve(&b, &bcfg, lim, &mem, &out);
         } else if (o->strategy == 4) {
-            opening_solve(&b, &fcfg, &bcfg, OPENING_BACK_NODES, OPENING_BOTH, lim, &mem, &out);
+            opening_solve(&b, &fcfg, &bcfg, OPENING_BACK_NODES,
+                          OPENING_BOTH | (o->opening_hf ? OPENING_HF : 0u), lim, &mem, &out);
         } else {
             portfolio_config pcfg = {.astar = acfg, .fess = fcfg, .backward = bcfg,
                                      .use_backward = 1, .meet = (int)o->meet,
-                                     .use_opening = (int)o->opening};
+                                     .use_opening = (int)o->opening,
+                                     .opening_hf = (int)o->opening_hf};
             portfolio_solve(&b, &pcfg, lim, &mem, &out);
         }
     }

@@ -27,6 +27,7 @@
     X(meet, INT, 1, 0, 1, "portfolio: the feature-space and backward searches meet (a position both reach solves the level)") \
     X(opening, INT, 1, 0, 1, "portfolio: the opening search as a member (pulls to an open position, then FESS meeting them)") \
     X(opening_cells, INT, 1, 0, 1, "opening: its backward searches keep their waiting positions in cells of (free-floor regions, boxes on goals), served in turn (0 = one best-first list)") \
+    X(opening_hf, INT, 0, 0, 1, "opening: its squares half in Festival's HF forward order (every move weighs 0; inside a cell, the boxes' matching distance to the target after the feature vector)") \
     X(max_nodes, DBL, 0, 0, 1e15, "stop after storing this many positions (0 = no limit)")   \
     X(dead_squares, INT, 1, 0, 1, "prune pushes onto dead squares")                          \
     X(freeze, INT, 1, 0, 1, "prune freeze deadlocks")                                        \
