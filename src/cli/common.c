@@ -26,6 +26,8 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return EXIT_BAD_INPUT;
 }
 
+/* The budget's own blocks are mapped by util/mem.c whatever the host; this
+ * covers the rest (analysis tables, per-search scratch) in keeper's programs. */
 void cli_setup_allocator(void)
 {
 #ifdef __GLIBC__

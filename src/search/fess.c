@@ -4,7 +4,6 @@
 #include "boxpath.h"
 #include "nodes.h"
 #include "pstack.h"
-#include "../analysis/distance.h"
 #include "../analysis/packing.h"
 #include "../analysis/rooms.h"
 #include "../heuristic/hotspot.h"
