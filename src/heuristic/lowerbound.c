@@ -1,5 +1,6 @@
 /* lowerbound.c: nearest-goal and minimum-matching lower bounds. */
 #include "lowerbound.h"
+#include "../util/timer.h"
 #include "../util/util.h"
 
 #include <stdlib.h>
@@ -192,6 +193,11 @@ static int64_t nearest_cost(const lowerbound *lb, const lb_sol *s)
 
 int64_t lb_solve(lowerbound *lb, lb_sol *s, const sq_t *boxes)
 {
+    return lb_solve_by(lb, s, boxes, 0);
+}
+
+int64_t lb_solve_by(lowerbound *lb, lb_sol *s, const sq_t *boxes, int64_t deadline_ns)
+{
     int n = lb->n;
     if (!lb->matching) {
         memcpy(s->sq, boxes, sizeof(sq_t) * (size_t)n);
@@ -211,8 +217,13 @@ int64_t lb_solve(lowerbound *lb, lb_sol *s, const sq_t *boxes)
     if (!changed)
         return s->cost;
     for (int i = 1; i <= n; i++)
-        if (s->col[i] == 0)
+        if (s->col[i] == 0) {
+            if (deadline_ns && timer_now_ns() >= deadline_ns) {
+                s->cost = LB_INF; /* incomplete: not a bound */
+                return LB_STOPPED;
+            }
             augment(lb, s, i);
+        }
     total_cost(lb, s);
     return s->cost;
 }

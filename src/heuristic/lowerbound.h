@@ -21,6 +21,7 @@
 #include "../util/mem.h"
 
 #define LB_INF INT64_MAX
+#define LB_STOPPED (-1) /* lb_solve_by: the deadline passed first */
 
 typedef struct lowerbound {
     int n;             /* boxes = goals */
@@ -61,6 +62,12 @@ void lb_copy(lb_sol *dst, const lb_sol *src, int n);
  * square changed since s was last solved are re-solved; a fresh lb_sol
  * solves everything. Returns s->cost. */
 int64_t lb_solve(lowerbound *lb, lb_sol *s, const sq_t *boxes);
+/* The same, reading the clock between two augmenting paths: returns
+ * LB_STOPPED when timer_now_ns() reaches deadline_ns (0: none) before the
+ * matching is complete. s then holds a partial assignment that a later
+ * lb_solve of the same boxes completes. A fresh matching of n boxes costs
+ * O(n^3): tens of milliseconds on the boards of 240 boxes and more. */
+int64_t lb_solve_by(lowerbound *lb, lb_sol *s, const sq_t *boxes, int64_t deadline_ns);
 /* Box `box` moved to `to`; updates s (which was solved). Returns s->cost. */
 int64_t lb_move(lowerbound *lb, lb_sol *s, int box, sq_t to);
 

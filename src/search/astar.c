@@ -580,7 +580,13 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
     /* The root. */
     {
         sq_t norm = reach_compute(&a->reach[0], &a->pos, a->pos.player);
-        int64_t h64 = lb_solve(&a->lb, &a->sols[0], a->pos.boxes);
+        /* the root's matching: O(n^3), long on the biggest boards */
+        int64_t h64 = lb_solve_by(&a->lb, &a->sols[0], a->pos.boxes, lim->deadline_ns);
+        if (h64 == LB_STOPPED) {
+            out->stop = STOP_TIME;
+            a->finished = 1;
+            return a;
+        }
         int dead_start = 0;
         for (int i = 0; cfg->dead_squares && i < b->nboxes; i++)
             dead_start |= b->dead[a->pos.boxes[i]];

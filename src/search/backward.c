@@ -647,12 +647,16 @@ static int expand(backward *w, uint32_t n)
 
 /* Stores the roots: the goal boxes, one per zone of free floor with a
  * pull, in order of their normalized squares. Returns -1 when memory runs
- * out. */
+ * out, 1 when the deadline passes during the roots' matching (one
+ * assignment over every box: tens of milliseconds on a board of 240 boxes,
+ * several times that under the sanitizers). */
 static int add_roots(backward *w, uint32_t vroot)
 {
     const board *b = w->b;
     position *p = &w->pos;
-    int64_t cost = w->lb_ok ? lb_solve(&w->lb, &w->sol, p->boxes) : 0;
+    int64_t cost = w->lb_ok ? lb_solve_by(&w->lb, &w->sol, p->boxes, w->lim->deadline_ns) : 0;
+    if (cost == LB_STOPPED)
+        return 1;
     if (cost == LB_INF)
         return 0; /* no box can reach some start square: no solution */
     int rg = regions(w);
@@ -759,7 +763,10 @@ backward *backward_begin(const board *b, const backward_config *cfg, search_limi
         return w;
     undo_rec none = {0, 0, 0, 0};
     pstack_push(&w->path, vroot, &none);
-    if (add_roots(w, vroot) != 0)
+    int rr = add_roots(w, vroot);
+    if (rr > 0)
+        out->stop = STOP_TIME;
+    if (rr != 0)
         return w;
     out->stop = STOP_NONE;
     w->finished = 0;
