@@ -2,6 +2,7 @@
 #ifndef KEEPER_CLI_H
 #define KEEPER_CLI_H
 
+#include <signal.h>
 #include <stdio.h>
 #include "../core/level.h"
 
@@ -25,9 +26,9 @@ typedef struct level_sel {
 /* Parses --level / --levels. Returns 1 or 2 (arguments consumed), 0 when
  * arg is neither, -1 on a bad value (message printed). */
 int cli_parse_level_sel(level_sel *sel, const char *arg, const char *next);
-/* Checks the selection against the collection; prints an error and returns
- * -1 when it is out of range. */
-int cli_check_level_sel(const level_sel *sel, const collection *c);
+/* Checks the selection against the collection; prints an error (naming
+ * cmd's help) and returns -1 when it is out of range. */
+int cli_check_level_sel(const level_sel *sel, const collection *c, const char *cmd);
 static inline int cli_selected(const level_sel *sel, int index)
 {
     if (!sel->given)
@@ -52,6 +53,15 @@ int cli_stderr_tty(void);
  * on its own and returned to the system when freed, so that resident memory
  * stays near what the searches hold. Called first by the programs' main. */
 void cli_setup_allocator(void);
+/* The signals that end a run cleanly: SIGINT (Ctrl-C), SIGTERM (kill, and
+ * a batch system such as Slurm at the job's time limit) and SIGHUP (the
+ * terminal closed). */
+#define CLI_STOP_SIGNALS 3
+/* Installs handler for each of them (once: a second signal of the same
+ * kind acts as if unhandled, for a run that does not stop), saving the
+ * previous actions in old; cli_restore_stop_signals puts them back. */
+void cli_catch_stop_signals(void (*handler)(int), struct sigaction old[CLI_STOP_SIGNALS]);
+void cli_restore_stop_signals(const struct sigaction old[CLI_STOP_SIGNALS]);
 
 /* Writes level lv as SOK with the sections it already had (nothing is
  * lost); what follows the last section's moves stays in b (empty on entry)

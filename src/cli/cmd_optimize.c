@@ -29,7 +29,7 @@ typedef enum { FMT_SOK, FMT_LURD, FMT_JSONL } out_format;
 
 static atomic_int interrupted = 0;
 
-static void on_sigint(int sig)
+static void on_stop_signal(int sig)
 {
     (void)sig;
     atomic_store(&interrupted, 1);
@@ -411,7 +411,7 @@ int cmd_optimize(int argc, char **argv)
         collection_free(&c);
         return EXIT_BAD_INPUT;
     }
-    if (cli_check_level_sel(&sel, &c) != 0) {
+    if (cli_check_level_sel(&sel, &c, "optimize") != 0) {
         collection_free(&c);
         return EXIT_BAD_INPUT;
     }
@@ -482,12 +482,8 @@ int cmd_optimize(int argc, char **argv)
     pthread_mutex_init(&ctx.pmu, NULL);
     pthread_cond_init(&ctx.cv, NULL);
     atomic_store(&interrupted, 0);
-    struct sigaction sa, old_sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_sa);
+    struct sigaction old_sa[CLI_STOP_SIGNALS];
+    cli_catch_stop_signals(on_stop_signal, old_sa);
     if (!quiet) {
         fprintf(stderr, "keeper %s: optimize %s: %d level%s, %s first, ", KEEPER_VERSION, c.name,
                 njobs, njobs == 1 ? "" : "s", cfg.metric == OPT_MOVES ? "moves" : "pushes");
@@ -571,7 +567,7 @@ int cmd_optimize(int argc, char **argv)
                 "total", nopt, nsame, nnone, skip, timer_seconds_since(t0), bm, bp, am, ap,
                 atomic_load(&interrupted) ? " (interrupted)" : "");
     }
-    sigaction(SIGINT, &old_sa, NULL);
+    cli_restore_stop_signals(old_sa);
     int bad_out = fflush(out) != 0 || ferror(out);
     if (output && fclose(out) != 0)
         bad_out = 1;

@@ -374,7 +374,7 @@ int cmd_show(int argc, char **argv)
         collection_free(&c);
         return EXIT_BAD_INPUT;
     }
-    if (cli_check_level_sel(&sel, &c) != 0) {
+    if (cli_check_level_sel(&sel, &c, "show") != 0) {
         collection_free(&c);
         return EXIT_BAD_INPUT;
     }

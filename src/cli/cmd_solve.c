@@ -7,8 +7,10 @@
  * far is still printed. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "solread.h"
 #include "solveout.h"
 #include "../../include/keeper.h"
+#include "../optimize/vicinity.h"
 #include "../search/solver.h"
 #include "../util/options.h"
 #include "../util/spares.h"
@@ -28,9 +30,10 @@
 static atomic_int interrupted = 0;
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the Ctrl-C flag must be lock-free");
 
-/* The handler runs once: SA_RESETHAND restores the default, so a second
- * Ctrl-C kills. */
-static void on_sigint(int sig)
+/* Ctrl-C, SIGTERM or SIGHUP (cli_catch_stop_signals): the searches stop at
+ * their next check and what was found is written. The handler runs once
+ * per signal: a second one of the same kind kills. */
+static void on_stop_signal(int sig)
 {
     (void)sig;
     atomic_store(&interrupted, 1);
@@ -210,6 +213,37 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* --resume: marks in skip[k] the levels of c that a->resume (an earlier
+ * run's output: SOK, LURD lines or JSON lines) holds a valid solution of,
+ * replayed here; *n counts them. An invalid solution there is reported and
+ * its level solved again. Returns 0, or EXIT_BAD_INPUT when the file cannot
+ * be read (error printed). */
+static int resume_read(const solve_args *a, const collection *c, char **skip, int *n)
+{
+    vlist items = {0};
+    int rc = sol_read(&items, c, &a->sel, a->resume);
+    if (rc) {
+        sol_list_free(&items);
+        return rc;
+    }
+    size_t nl = (size_t)MAX(c->nlevels, 1);
+    char **best = xcalloc(nl, sizeof *best);
+    sol_metrics *m = xcalloc(nl, sizeof *m);
+    sol_best(&items, c, &a->sel, OPT_MOVES, best, m);
+    *skip = xcalloc(nl, 1);
+    *n = 0;
+    for (int k = 0; k < c->nlevels; k++)
+        if (best[k]) {
+            (*skip)[k] = 1;
+            (*n)++;
+            free(best[k]);
+        }
+    free(best);
+    free(m);
+    sol_list_free(&items);
+    return 0;
+}
+
 static void solve_usage(FILE *f)
 {
     fprintf(f,
@@ -243,8 +277,12 @@ int cmd_solve(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     FILE *out = NULL;
-    if (cli_check_level_sel(&a.sel, &c) != 0 || solve_output_is_input(&a, file) ||
+    char *resumed = NULL; /* --resume: [k] = level k was solved there */
+    int nresumed = 0;
+    if (cli_check_level_sel(&a.sel, &c, "solve") != 0 || solve_output_is_input(&a, file) ||
+        (a.resume && resume_read(&a, &c, &resumed, &nresumed) != 0) ||
         !(out = solve_open_output(&a))) {
+        free(resumed);
         collection_free(&c);
         solve_args_free(&a);
         return EXIT_BAD_INPUT;
@@ -253,8 +291,9 @@ int cmd_solve(int argc, char **argv)
     int njobs = 0;
     job *jobs = xcalloc((size_t)c.nlevels, sizeof(job));
     for (int k = 0; k < c.nlevels; k++)
-        if (cli_selected(&a.sel, c.levels[k].index))
+        if (cli_selected(&a.sel, c.levels[k].index) && !(resumed && resumed[k]))
             jobs[njobs++].lv = &c.levels[k];
+    free(resumed);
     /* More threads than the levels can use would only wait. */
     int threads = (int)MIN(o.threads, (long long)MAX(njobs, 1) * solve_level_threads(&o));
 
@@ -272,14 +311,12 @@ int cmd_solve(int argc, char **argv)
     pthread_cond_init(&rc.cv, NULL);
 
     atomic_store(&interrupted, 0);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    struct sigaction old_sa;
-    sigaction(SIGINT, &sa, &old_sa);
+    struct sigaction old_sa[CLI_STOP_SIGNALS];
+    cli_catch_stop_signals(on_stop_signal, old_sa);
 
+    if (a.resume && !a.quiet)
+        fprintf(stderr, "keeper: --resume %s: %d level%s solved there (replayed), skipped\n",
+                a.resume, nresumed, nresumed == 1 ? "" : "s");
     if (!a.quiet)
         solveout_header(stderr, c.name, njobs, &o, threads);
     solveout_notes(out, a.fmt, &c);
@@ -321,7 +358,7 @@ int cmd_solve(int argc, char **argv)
     pthread_mutex_unlock(&rc.pmu);
     if (!a.quiet)
         solveout_total(stderr, &tally, njobs, elapsed, atomic_load(&interrupted));
-    sigaction(SIGINT, &old_sa, NULL);
+    cli_restore_stop_signals(old_sa);
     int bad_out = solveout_close(out, a.output, write_errno) != 0;
     if (a.html) {
         const level **lv = xcalloc((size_t)njobs + 1, sizeof *lv);

@@ -214,6 +214,16 @@ void verify_summary(FILE *f, const verify_tally *t, const collection *c, const l
                 t->naudit_pushes, t->naudit_failed, t->naudit_failed == 1 ? "" : "s");
 }
 
+int verify_status(const verify_tally *t, const char *from)
+{
+    if (t->nvalid + t->ninvalid + t->nsaved == 0) {
+        fprintf(stderr, "keeper: no solution to check: %s holds none for the levels selected\n",
+                from);
+        return EXIT_SOME_FAILED;
+    }
+    return t->ninvalid || t->naudit_failed ? EXIT_SOME_FAILED : EXIT_ALL_OK;
+}
+
 /* ------------------------------------------------------------- command */
 
 void verify_usage(FILE *f)
@@ -225,8 +235,8 @@ void verify_usage(FILE *f)
             "the reason), moves, pushes, box lines, box changes, pushing sessions and player\n"
             "lines. Without SOLUTIONS the solutions stored in FILE's levels are checked.\n"
             "SOLUTIONS may be a SOK/XSB file, a CSV file with 'level' and 'lurd' columns\n"
-            "(claimed 'moves' and 'pushes' are checked too), or one LURD line per level;\n"
-            "'-' reads standard input.\n"
+            "(claimed 'moves' and 'pushes' are checked too), one LURD line per level, or\n"
+            "keeper's JSON lines (solve --format jsonl); '-' reads standard input.\n"
             "A section titled as a saved game (SaveGame, Snapshot) that does not solve its\n"
             "level is checked for legal moves only.\n"
             "\n"
@@ -315,7 +325,7 @@ int cmd_verify(int argc, char **argv)
         collection_free(&c);
         return EXIT_BAD_INPUT;
     }
-    if (cli_check_level_sel(&sel, &c) != 0) {
+    if (cli_check_level_sel(&sel, &c, "verify") != 0) {
         collection_free(&c);
         return EXIT_BAD_INPUT;
     }
@@ -369,5 +379,5 @@ int cmd_verify(int argc, char **argv)
     collection_free(&c);
     if (rc || nbadlevel)
         return EXIT_BAD_INPUT;
-    return vt.ninvalid || vt.naudit_failed ? EXIT_SOME_FAILED : EXIT_ALL_OK;
+    return verify_status(&vt, solfile ? solfile : file);
 }

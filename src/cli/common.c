@@ -9,6 +9,7 @@
 #include <errno.h>
 #ifdef __GLIBC__
 #include <malloc.h>
+#include <signal.h>
 #endif
 #include <stdarg.h>
 #include <stdlib.h>
@@ -33,6 +34,25 @@ void cli_setup_allocator(void)
 #ifdef __GLIBC__
     mallopt(M_MMAP_THRESHOLD, 128 * 1024); /* fixed: no longer raised on frees */
 #endif
+}
+
+static const int stop_signals[CLI_STOP_SIGNALS] = {SIGINT, SIGTERM, SIGHUP};
+
+void cli_catch_stop_signals(void (*handler)(int), struct sigaction old[CLI_STOP_SIGNALS])
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < CLI_STOP_SIGNALS; i++)
+        sigaction(stop_signals[i], &sa, &old[i]);
+}
+
+void cli_restore_stop_signals(const struct sigaction old[CLI_STOP_SIGNALS])
+{
+    for (int i = 0; i < CLI_STOP_SIGNALS; i++)
+        sigaction(stop_signals[i], &old[i], NULL);
 }
 
 int cli_stderr_tty(void)
@@ -133,7 +153,7 @@ int cli_selected_list(const level_sel *sel, int nlevels, int *out)
     return n;
 }
 
-int cli_check_level_sel(const level_sel *sel, const collection *c)
+int cli_check_level_sel(const level_sel *sel, const collection *c, const char *cmd)
 {
     /* Every selected level must exist: "--levels 5-12" on 8 levels is as
      * much a mistake as "--level 12". */
@@ -142,7 +162,7 @@ int cli_check_level_sel(const level_sel *sel, const collection *c)
         if (sel->to[i] > c->nlevels)
             missing = sel->from[i] > c->nlevels ? sel->from[i] : sel->to[i];
     if (missing) {
-        cli_usage_error(NULL, "%s has %d level%s; level %d does not exist", c->name, c->nlevels,
+        cli_usage_error(cmd, "%s has %d level%s; level %d does not exist", c->name, c->nlevels,
                         c->nlevels == 1 ? "" : "s", missing);
         return -1;
     }

@@ -62,6 +62,10 @@ int main(int argc, char **argv)
                 return cmd_optimize(2, sub);
             if (!strcmp(argv[2], "bench"))
                 return cmd_bench(2, sub);
+            if (!strcmp(argv[2], "help") || !strcmp(argv[2], "version")) {
+                usage(stdout); /* the commands' list says what these do */
+                return 0;
+            }
             return cli_usage_error(NULL, "unknown command '%s'", argv[2]);
         }
         usage(stdout);

@@ -234,6 +234,55 @@ static int count_lurd_lines(const char *p, const char *end)
     return n;
 }
 
+/* keeper's JSON lines (solve --format jsonl): each object's "index" (the
+ * level's position in c) and "solution" (a LURD string, or null when
+ * unsolved). Returns -1 after an error message for a line that is not such
+ * an object. */
+static int read_jsonl(vlist *l, const collection *c, const char *src, const char *data, size_t n)
+{
+    const char *p = data, *end = data + n;
+    int line = 0, bad = 0;
+    while (p < end) {
+        const char *e = memchr(p, '\n', (size_t)(end - p));
+        if (!e)
+            e = end;
+        line++;
+        char *txt = xstrndup(p, (size_t)(e - p));
+        p = e < end ? e + 1 : e;
+        const char *t = txt;
+        while (*t == ' ' || *t == '\t' || *t == '\r')
+            t++;
+        if (!*t) {
+            free(txt);
+            continue;
+        }
+        const char *ix = strstr(t, "\"index\":");
+        int index = ix ? atoi(ix + 8) : 0;
+        if (*t != '{' || index < 1 || index > c->nlevels) {
+            fprintf(stderr, "%s:%d: error: not a level's JSON object with an index of %s\n", src,
+                    line, c->name);
+            bad = 1;
+            free(txt);
+            continue;
+        }
+        const char *so = strstr(t, "\"solution\":\"");
+        if (so) {
+            so += 12;
+            size_t len = strspn(so, "lurdLURD");
+            char *moves = xstrndup(so, len);
+            if (so[len] != '"') {
+                fprintf(stderr, "%s:%d: error: the solution is not LURD text\n", src, line);
+                bad = 1;
+            } else {
+                add_item(l, &c->levels[index - 1], src, line, 1, NULL, moves, 0);
+            }
+            free(moves);
+        }
+        free(txt);
+    }
+    return bad ? -1 : 0;
+}
+
 /* Reads the solutions of SOLUTIONS into l. A LURD-lines file stands for the
  * levels of c in order; with a selection (--levels LIST) and a line count
  * different from c's level count, it stands for the selected levels (as
@@ -249,6 +298,15 @@ int sol_read(vlist *l, const collection *c, const level_sel *sel, const char *fi
         return EXIT_BAD_INPUT;
     }
     int rc = 0;
+    size_t lead = 0; /* (data is not NUL-terminated) */
+    while (lead < n && (data[lead] == ' ' || data[lead] == '\t' || data[lead] == '\r' ||
+                        data[lead] == '\n'))
+        lead++;
+    if (lead < n && data[lead] == '{') {
+        rc = read_jsonl(l, c, path, data, n) ? EXIT_BAD_INPUT : 0;
+        free(data);
+        return rc;
+    }
     if (is_csv(data, n)) {
         rc = read_csv(l, c, path, data, n) ? EXIT_BAD_INPUT : 0;
         free(data);

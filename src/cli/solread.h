@@ -6,7 +6,8 @@
  * title, else the same position), a CSV file with a header naming the
  * columns level and lurd (and optionally moves and pushes, which are then
  * checked), or plain text with one LURD line per level, in order (an empty
- * line skips a level; lines starting with ';' are comments). */
+ * line skips a level; lines starting with ';' are comments), or keeper's
+ * JSON lines (solve --format jsonl: each object's index and solution). */
 #ifndef KEEPER_SOLREAD_H
 #define KEEPER_SOLREAD_H
 

@@ -18,15 +18,17 @@ void solve_usage_options(FILE *f)
     fprintf(f,
             "  --level N            solve level N only (1-based position in the file)\n"
             "  --levels LIST        solve these levels: 1-5,9,12-20\n"
-            "  --output FILE        write solutions to FILE instead of stdout ('-': stdout)\n"
+            "  --output FILE, -o FILE  write solutions to FILE instead of stdout ('-': stdout)\n"
+            "  --resume FILE        skip the levels an earlier run's output FILE (sok, lurd\n"
+            "                       or jsonl) holds a valid solution of; solve the rest\n"
             "  --format F           sok (default: levels with a Solution section),\n"
             "                       lurd (one line per level, empty when unsolved),\n"
             "                       jsonl (one JSON object per level)\n"
             "  --html FILE          also write a page that plays the solutions (see\n"
             "                       keeper show --html)\n"
             "  --optimal pushes     prove the push count optimal (same as --optimal)\n"
-            "  --quiet              no result table, no status line\n"
-            "  --verbose            statistics per level, progress every 5 s\n"
+            "  --quiet, -q          no result table, no status line\n"
+            "  --verbose, -v        statistics per level, progress every 5 s\n"
             "  --progress, --no-progress  a status line while levels run (level, time,\n"
             "                       positions, rate, memory, strategy; the bound with\n"
             "                       --optimal), on by default when stderr is a terminal\n"
@@ -65,6 +67,14 @@ int solve_parse_args(solve_args *a, int argc, char **argv, const char *cmd, int 
         }
         if (!strcmp(s, "--progress") || !strcmp(s, "--no-progress")) {
             a->live = s[2] != 'n';
+            continue;
+        }
+        if (!strcmp(s, "--resume") || !strncmp(s, "--resume=", 9)) {
+            a->resume = s[8] == '=' ? s + 9 : next;
+            if (!a->resume || !*a->resume)
+                return cli_usage_error(cmd, "--resume needs a file name");
+            if (s[8] != '=')
+                i++;
             continue;
         }
         if (!strcmp(s, "--html") || !strncmp(s, "--html=", 7)) {
@@ -138,12 +148,21 @@ void solve_args_free(solve_args *a)
     a->files = NULL;
 }
 
-int solve_output_is_input(const solve_args *a, const char *file)
+static int same_file(const char *x, const char *y)
 {
     struct stat sa, sb;
-    if (a->output && stat(a->output, &sa) == 0 && stat(file, &sb) == 0 &&
-        sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && S_ISREG(sa.st_mode)) {
+    return x && y && stat(x, &sa) == 0 && stat(y, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino && S_ISREG(sa.st_mode);
+}
+
+int solve_output_is_input(const solve_args *a, const char *file)
+{
+    if (same_file(a->output, file)) {
         cli_usage_error("solve", "--output %s would overwrite the input file", a->output);
+        return 1;
+    }
+    if (same_file(a->output, a->resume)) {
+        cli_usage_error("solve", "--output %s would overwrite the --resume file", a->output);
         return 1;
     }
     return 0;
@@ -195,7 +214,7 @@ void solveout_header(FILE *f, const char *name, int njobs, const options *o, int
     if (o->time > 0)
         fprintf(f, ", %g s per level", o->time);
     static const char *const strategy_name[] = {"A*", "feature-space search",
-                                                "portfolio of feature-space search and A*",
+                                                "portfolio (feature-space, A*, backward and opening searches)",
                                                 "backward search", "opening search"};
     _Static_assert(sizeof strategy_name / sizeof strategy_name[0] == 5,
                    "a name for every --strategy value (options.h)");

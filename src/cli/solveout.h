@@ -21,6 +21,7 @@ typedef struct solve_args {
     int nfiles;
     const char *output; /* NULL: standard output */
     const char *html;   /* NULL: no page */
+    const char *resume; /* --resume: an earlier run's output, or NULL */
     out_format fmt;
     int quiet, verbose;
     int live; /* --progress 1, --no-progress 0, not given -1 */
@@ -37,7 +38,8 @@ void solve_usage_options(FILE *f);
 /* Opens --output for writing (stdout without it); prints the error and
  * returns NULL on failure. */
 FILE *solve_open_output(const solve_args *a);
-/* Whether --output names the same existing file as `file` (error printed). */
+/* Whether --output names the same existing file as `file` or as --resume
+ * (error printed). */
 int solve_output_is_input(const solve_args *a, const char *file);
 
 /* Counts of a run, added to as rows are printed. */

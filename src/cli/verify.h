@@ -44,5 +44,10 @@ void verify_count(verify_tally *t, const vitem *it, const verify_outcome *vo, in
 /* The summary lines. */
 void verify_summary(FILE *f, const verify_tally *t, const collection *c, const level_sel *sel,
                     const int *has_solution, int audit);
+/* The exit status of a check that read its input well: EXIT_SOME_FAILED
+ * when a solution is invalid, an audit failed, or there was no solution to
+ * check (said on stderr, naming `from`, the file the solutions came from),
+ * else EXIT_ALL_OK. */
+int verify_status(const verify_tally *t, const char *from);
 
 #endif

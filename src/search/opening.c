@@ -3,6 +3,7 @@
 #include "nodes.h"
 #include "../analysis/distance.h"
 #include "../core/level.h"
+#include "../util/timer.h"
 #include "../util/util.h"
 
 #include <stdio.h>
@@ -159,6 +160,8 @@ opening *opening_begin(const board *b, const fess_config *fcfg, const backward_c
     o->fc[1].packing = 0;
     o->fc[0].hf = 0;
     o->fc[1].hf = (halves & OPENING_HF) != 0;
+    if (halves & OPENING_SQUARES_PLAIN)
+        o->fc[1].advisors = 0;
     /* Two legs, the targets of two opening orders (opening.h). */
     static const int orders[OPENING_LEGS] = {OPEN_MATCHED, OPEN_NEAREST};
     o->nlegs = OPENING_LEGS;
@@ -203,6 +206,10 @@ static int leg_turn(opening *o, leg *g, uint64_t limit)
             target = MIN(target, g->bout.st.nodes + (limit - MIN(limit, out->st.nodes)));
         int done = backward_step(g->bw, target);
         sum_stats(o);
+        if (getenv("KEEPER_TRACE_OPENING"))
+            fprintf(stderr, "opening: %.2f s leg %d backward: %llu positions\n",
+                    timer_seconds_since(o->lim->start_ns), (int)(g - o->legs),
+                    (unsigned long long)g->bout.st.nodes);
         if (done) /* solved by itself (a level that opens easily), a limit,
                      or exhausted: no position with the start's boxes pulls
                      to the goal, the level has no solution */
@@ -224,6 +231,10 @@ static int leg_turn(opening *o, leg *g, uint64_t limit)
         slice = MIN(slice, limit - MIN(limit, out->st.nodes));
     int done = fess_step(g->fw[k], g->fout[k].st.nodes + slice);
     sum_stats(o);
+    if (getenv("KEEPER_TRACE_OPENING"))
+        fprintf(stderr, "opening: %.2f s leg %d half %d: %llu positions, best packed %u\n",
+                timer_seconds_since(o->lim->start_ns), (int)(g - o->legs), k,
+                (unsigned long long)g->fout[k].st.nodes, (unsigned)g->fout[k].st.best_packed);
     g->turn++;
     if (!done)
         return 0;

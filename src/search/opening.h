@@ -56,6 +56,9 @@ typedef struct opening opening;
 #define OPENING_BOTH 3u
 /* With OPENING_SQUARES: that half in Festival's HF order (fess_config hf). */
 #define OPENING_HF 4u
+/* With OPENING_SQUARES: that half without the advisors (every move weighs
+ * the same; fess_config advisors 0). */
+#define OPENING_SQUARES_PLAIN 8u
 
 /* Targets: one backward half (and its forward halves) per opening order,
  * OPEN_MATCHED then OPEN_NEAREST (backward.h), taking turns. */

@@ -136,13 +136,15 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
         } else if (o->strategy == 3) {
             backward_solve(&b, &bcfg, lim, &mem, &out);
         } else if (o->strategy == 4) {
-            opening_solve(&b, &fcfg, &bcfg, OPENING_BACK_NODES,
-                          OPENING_BOTH | (o->opening_hf ? OPENING_HF : 0u), lim, &mem, &out);
+            unsigned halves = OPENING_BOTH | (o->opening_hf ? OPENING_HF : 0u) |
+                              (o->opening_squares_advisors ? 0u : OPENING_SQUARES_PLAIN);
+            opening_solve(&b, &fcfg, &bcfg, OPENING_BACK_NODES, halves, lim, &mem, &out);
         } else {
             portfolio_config pcfg = {.astar = acfg, .fess = fcfg, .backward = bcfg,
                                      .use_backward = 1, .meet = (int)o->meet,
                                      .use_opening = (int)o->opening,
-                                     .opening_hf = (int)o->opening_hf};
+                                     .opening_hf = (int)o->opening_hf,
+                                     .opening_plain = !o->opening_squares_advisors};
             portfolio_solve(&b, &pcfg, lim, &mem, &out);
         }
     }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 typedef enum { T_INT, T_DBL } opt_type;
 
@@ -26,10 +27,62 @@ static const opt_desc table[] = {
 #undef OPTIONS_DESC
 };
 
-/* A 0/1 option that may stand alone ("--freeze"); "search" is an enum. */
+/* The options whose values have names: value k is names[k] (the number k
+ * is accepted too). */
+typedef struct opt_enum {
+    const char *option;
+    const char *names[8];
+} opt_enum;
+
+static const opt_enum enums[] = {
+    {"search", {"astar", "bfs", NULL}},
+    {"strategy", {"astar", "fess", "portfolio", "backward", "opening", NULL}},
+};
+
+static const opt_enum *enum_of(const opt_desc *d)
+{
+    for (size_t i = 0; i < ARRAY_LEN(enums); i++)
+        if (!strcmp(enums[i].option, d->name))
+            return &enums[i];
+    return NULL;
+}
+
+/* "a, b or c" into buf. */
+static void enum_list(const opt_enum *e, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int k = 0; e->names[k] && len < n; k++) {
+        const char *sep = k == 0 ? "" : e->names[k + 1] ? ", " : " or ";
+        len += (size_t)snprintf(buf + len, n - len, "%s%s", sep, e->names[k]);
+    }
+}
+
+const char *options_value_name(const char *option, long long v)
+{
+    for (size_t i = 0; i < ARRAY_LEN(enums); i++)
+        if (!strcmp(enums[i].option, option)) {
+            for (long long k = 0; enums[i].names[k]; k++)
+                if (k == v)
+                    return enums[i].names[k];
+            return NULL;
+        }
+    return NULL;
+}
+
+/* A 0/1 option that may stand alone ("--freeze"); the named ones are not. */
 static int is_switch(const opt_desc *d)
 {
-    return d->lo == 0 && d->hi == 1 && strcmp(d->name, "search") != 0;
+    return d->lo == 0 && d->hi == 1 && !enum_of(d);
+}
+
+/* A bound as people write it: 1048576, not 1.04858e+06. */
+static void fmt_number(char *buf, size_t n, const opt_desc *d, double x)
+{
+    if (d->type == T_INT)
+        snprintf(buf, n, "%lld", (long long)x);
+    else
+        snprintf(buf, n, "%.10g", x);
 }
 
 static void set_value(options *o, const opt_desc *d, double v)
@@ -83,28 +136,26 @@ static int parse_value(const opt_desc *d, const char *s, double *v, char *err, s
         *v = 1;
     } else if (!strcasecmp(s, "false") || !strcasecmp(s, "off") || !strcasecmp(s, "no")) {
         *v = 0;
-    } else if (!strcmp(d->name, "search") && !strcasecmp(s, "astar")) {
-        *v = 0;
-    } else if (!strcmp(d->name, "search") && !strcasecmp(s, "bfs")) {
-        *v = 1;
-    } else if (!strcmp(d->name, "strategy") && !strcasecmp(s, "astar")) {
-        *v = 0;
-    } else if (!strcmp(d->name, "strategy") && !strcasecmp(s, "fess")) {
-        *v = 1;
-    } else if (!strcmp(d->name, "strategy") && !strcasecmp(s, "portfolio")) {
-        *v = 2;
-    } else if (!strcmp(d->name, "strategy") && !strcasecmp(s, "backward")) {
-        *v = 3;
-    } else if (!strcmp(d->name, "strategy") && !strcasecmp(s, "opening")) {
-        *v = 4;
     } else if (!strcmp(d->name, "optimal") && !strcasecmp(s, "pushes")) {
         *v = 1;
     } else {
+        const opt_enum *e = enum_of(d);
+        for (int k = 0; e && e->names[k]; k++)
+            if (!strcasecmp(s, e->names[k])) {
+                *v = k;
+                return 0;
+            }
         char *end;
         errno = 0;
         double x = strtod(s, &end);
         if (end == s || *end != '\0' || errno == ERANGE || x != x) {
-            snprintf(err, errlen, "option --%s: '%s' is not a number", d->name, s);
+            if (e) {
+                char names[160];
+                enum_list(e, names, sizeof names);
+                snprintf(err, errlen, "option --%s: '%s' is not %s", d->name, s, names);
+            } else {
+                snprintf(err, errlen, "option --%s: '%s' is not a number", d->name, s);
+            }
             return -1;
         }
         if (d->type == T_INT && x != (double)(long long)x) {
@@ -114,8 +165,10 @@ static int parse_value(const opt_desc *d, const char *s, double *v, char *err, s
         *v = x;
     }
     if (*v < d->lo || *v > d->hi) {
-        snprintf(err, errlen, "option --%s: %s is out of range [%g, %g]", d->name, s, d->lo,
-                 d->hi);
+        char lo[32], hi[32];
+        fmt_number(lo, sizeof lo, d, d->lo);
+        fmt_number(hi, sizeof hi, d, d->hi);
+        snprintf(err, errlen, "option --%s: %s is out of range (%s to %s)", d->name, s, lo, hi);
         return -1;
     }
     return 0;
@@ -159,6 +212,10 @@ int options_parse(options *o, const char *arg, const char *next, char *err, size
             else if (!strcasecmp(next, "moves")) {
                 snprintf(err, errlen, "--optimal moves is not supported yet; use --optimal pushes");
                 return -1;
+            } else if (next[0] != '-' && access(next, F_OK) != 0) {
+                /* not a file either: a value misspelt, not a second input */
+                snprintf(err, errlen, "option --optimal: '%s' is not pushes (nor a file)", next);
+                return -1;
             }
         }
         if (takes) {
@@ -191,11 +248,16 @@ void options_usage(FILE *f)
             if (*p == '_')
                 *p = '-';
         char left[96];
+        const opt_enum *e = enum_of(d);
         if (is_switch(d))
             snprintf(left, sizeof left, "--[no-]%s", name);
         else
-            snprintf(left, sizeof left, "--%s=%s", name, d->type == T_INT ? "N" : "X");
-        fprintf(f, "  %-22s %s (default %g)\n", left, d->help, d->def);
+            snprintf(left, sizeof left, "--%s=%s", name,
+                     e ? "NAME" : d->type == T_INT ? "N" : "X");
+        if (e)
+            fprintf(f, "  %-22s %s (default %s)\n", left, d->help, e->names[(int)d->def]);
+        else
+            fprintf(f, "  %-22s %s (default %g)\n", left, d->help, d->def);
     }
 }
 
@@ -203,7 +265,10 @@ void options_print_changed(FILE *f, const options *o, const char *prefix)
 {
     for (size_t i = 0; i < ARRAY_LEN(table); i++) {
         double v = get_value(o, &table[i]);
-        if (v != table[i].def)
+        const char *name = options_value_name(table[i].name, (long long)v);
+        if (v != table[i].def && name)
+            fprintf(f, "%s--%s=%s\n", prefix, table[i].name, name);
+        else if (v != table[i].def)
             fprintf(f, "%s--%s=%g\n", prefix, table[i].name, v);
     }
 }

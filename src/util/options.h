@@ -16,8 +16,8 @@
     X(threads, INT, 1, 1, 64, "threads: levels at a time, two on a lone portfolio level")   \
     X(optimal, INT, 0, 0, 1, "prove the push count optimal (also: --optimal pushes)")        \
     X(optimize, DBL, 0, 0, 1e9, "optimize each solution found for this many seconds before it is written (moves first; pushes first with --optimal; 0 = off)") \
-    X(search, INT, 0, 0, 1, "search: 0 = A* (astar), 1 = breadth-first (bfs)")               \
-    X(strategy, INT, 2, 0, 4, "fast mode: 0 = A* (astar), 1 = feature-space search (fess), 2 = both in turn (portfolio), 3 = pulls from the goals (backward), 4 = pulls to an open position, then FESS meeting them (opening)") \
+    X(search, INT, 0, 0, 1, "search: astar (the searches of --strategy) or bfs (breadth-first over pushes)") \
+    X(strategy, INT, 2, 0, 4, "fast mode: astar (A*), fess (feature-space search), portfolio (every member, in turn or side by side), backward (pulls from the goals), opening (pulls to an open position, then FESS meeting them)") \
     X(advisors, INT, 1, 0, 1, "fess: advisors choose weight-0 moves (0 = all moves weigh the same)") \
     X(rooms, INT, 1, 0, 1, "fess: the rooms feature (links between rooms that boxes cut)") \
     X(hotspots, INT, 1, 0, 1, "fess: the hotspots advisor (a move that takes a box out of another's way)") \
@@ -27,6 +27,7 @@
     X(meet, INT, 1, 0, 1, "portfolio: the feature-space and backward searches meet (a position both reach solves the level)") \
     X(opening, INT, 1, 0, 1, "portfolio: the opening search as a member (pulls to an open position, then FESS meeting them)") \
     X(opening_cells, INT, 1, 0, 1, "opening: its backward searches keep their waiting positions in cells of (free-floor regions, boxes on goals), served in turn (0 = one best-first list)") \
+    X(opening_squares_advisors, INT, 1, 0, 1, "opening: its squares half weighs moves by the advisors (0 = every move weighs the same)") \
     X(opening_hf, INT, 0, 0, 1, "opening: its squares half in Festival's HF forward order (every move weighs 0; inside a cell, the boxes' matching distance to the target after the feature vector)") \
     X(max_nodes, DBL, 0, 0, 1e15, "stop after storing this many positions (0 = no limit)")   \
     X(dead_squares, INT, 1, 0, 1, "prune pushes onto dead squares")                          \
@@ -70,6 +71,10 @@ int options_parse(options *o, const char *arg, const char *next, char *err, size
 
 /* Prints "  --name=VALUE  help (default D, range)" lines. */
 void options_usage(FILE *f);
+
+/* The name of value v of an option whose values have names ("strategy",
+ * "search"), or NULL (another option, or no such value). */
+const char *options_value_name(const char *option, long long v);
 
 /* Prints the options that differ from their defaults, for reports. */
 void options_print_changed(FILE *f, const options *o, const char *prefix);

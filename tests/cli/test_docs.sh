@@ -28,7 +28,7 @@ for o in $opts; do
     roff=$(printf '%s' "$o" | sed 's/_/\\\\-/g')
     grep -q -- "\\\\-\\\\-$roff" $MAN && pass || fail "$MAN does not document --$(echo $o | tr _ -)"
 done
-for o in level levels output format quiet verbose audit; do
+for o in level levels output format quiet verbose audit resume; do
     grep -q -- "\\\\-\\\\-$o" $MAN && pass || fail "$MAN does not document --$o"
 done
 # Every JSON field of solve and verify, in the manual and in formats.md.
@@ -58,6 +58,23 @@ for p in "make demo" "make test" "keeper solve" "keeper verify" "keeper show" "-
 done
 grep -Eq '^\| 0 \|' README.md && grep -Eq '^\| 1 \|' README.md && grep -Eq '^\| 2 \|' README.md && pass ||
     fail "README.md has no exit status table"
+# README's sample run is what the program prints now: every line of the
+# sample (but the "..." row) is a line of `keeper solve levels/demo.xsb`'s
+# table, times aside (they vary).
+untime() { sed -E 's/[0-9]+\.[0-9]+ ?s/T/g; s/ +$//'; }
+awk '/^A run of `keeper solve` prints/ { on = 1; next } on && /^```/ { if (++f == 2) exit; next } on && f == 1' README.md |
+    grep -v '^ *\.\.\.$' | untime > "$WORK/sample"
+[ "$(wc -l < "$WORK/sample")" -ge 4 ] && pass || fail "README.md: the sample run was not found"
+"$KEEPER" solve levels/demo.xsb 2>&1 > /dev/null | untime > "$WORK/actual"
+while IFS= read -r line; do
+    grep -qxF -- "$line" "$WORK/actual" && pass || fail "README.md's sample run: '$line' is not what keeper prints"
+done < "$WORK/sample"
+# ... and the sample JSON line is level 1's object, the time aside
+awk '/^With `--format jsonl`, each level is one JSON object/ { on = 1; next } on && /^```/ { if (++f == 2) exit; next } on && f == 1' README.md |
+    sed 's/"seconds":[0-9.]*/"seconds":T/' > "$WORK/jsample"
+"$KEEPER" solve levels/demo.xsb --level 1 --format jsonl 2> /dev/null | sed 's/"seconds":[0-9.]*/"seconds":T/' > "$WORK/jactual"
+[ -s "$WORK/jsample" ] && cmp -s "$WORK/jsample" "$WORK/jactual" && pass ||
+    fail "README.md's sample JSON line is not what keeper prints for level 1"
 head -n 1 LICENSE | grep -q "MIT License" && pass || fail "LICENSE is not the MIT license"
 grep -q "^Copyright (c) [0-9]* the keeper authors$" LICENSE && pass || fail "LICENSE: copyright line"
 for p in '^prefix=@PREFIX@$' '^Name: keeper$' '^Description: ' '^Version: @VERSION@$' \

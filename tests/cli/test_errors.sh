@@ -82,6 +82,7 @@ usage_case "--levels 1,x" "'x' is not a level" solve "$DEMO" --levels 1,x
 usage_case "--levels list beyond the end" "has 8 levels; level 9 does not exist" solve "$DEMO" --levels 1,9
 usage_case "--levels 4-2" "--levels: '4-2'" solve "$DEMO" --levels 4-2
 usage_case "--level out of range" "has 8 levels; level 9 does not exist" solve "$DEMO" --level 9
+expect_err "see 'keeper solve --help'" "--level out of range: the hint names solve's help"
 usage_case "--levels beyond the end" "has 8 levels; level 12 does not exist" solve "$DEMO" --levels 5-12
 usage_case "--levels all out of range" "level 10 does not exist" solve "$DEMO" --levels 10-12
 usage_case "verify --level out of range" "level 9 does not exist" verify "$DEMO" --level 9
@@ -94,11 +95,14 @@ usage_case "-o without a value" "-o needs a file name" solve "$DEMO" -o
 usage_case "--time -1" "--time: -1 is out of range" solve "$DEMO" --time -1
 usage_case "--time abc" "--time: 'abc' is not a number" solve "$DEMO" --time abc
 usage_case "--time without a value" "--time needs a value" solve "$DEMO" --time
-usage_case "--memory 1" "--memory: 1 is out of range" solve "$DEMO" --memory 1
+usage_case "--memory 1" "--memory: 1 is out of range \\(16 to 1048576\\)" solve "$DEMO" --memory 1
 usage_case "--memory 1.5" "--memory: '1.5' is not a whole number" solve "$DEMO" --memory 1.5
 usage_case "--threads 0" "--threads: 0 is out of range" solve "$DEMO" --threads 0
 usage_case "--threads 65" "--threads: 65 is out of range" solve "$DEMO" --threads 65
-usage_case "--search dfs" "--search: 'dfs'" solve "$DEMO" --search dfs
+usage_case "--search dfs" "--search: 'dfs' is not astar or bfs" solve "$DEMO" --search dfs
+usage_case "--strategy foo" "--strategy: 'foo' is not astar, fess, portfolio, backward or opening" solve "$DEMO" --strategy foo
+usage_case "--strategy 5" "--strategy: 5 is out of range \\(0 to 4\\)" solve "$DEMO" --strategy 5
+usage_case "--optimal maybe" "--optimal: 'maybe' is not pushes \\(nor a file\\)" solve "$DEMO" --optimal maybe
 usage_case "--optimal moves" "--optimal moves is not supported" solve "$DEMO" --optimal moves
 usage_case "--output onto the input file" "would overwrite the input" solve "$WORK/some.xsb" --output "$WORK/some.xsb"
 # The input survived the refused --output.

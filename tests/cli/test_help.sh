@@ -18,6 +18,16 @@ expect_out "^usage: keeper" "keeper -h shows the usage"
 run "$KEEPER" help
 expect_rc 0 "keeper help"
 expect_out "^usage: keeper" "keeper help shows the usage"
+# every command the usage lists has help, "help" itself included
+for c in help version; do
+    run "$KEEPER" help $c
+    expect_rc 0 "keeper help $c"
+    expect_out "^usage: keeper" "keeper help $c shows the usage"
+done
+# the enumerated options list their names, not numbers
+run "$KEEPER" solve --help
+expect_out "^  --strategy=NAME .*astar.*fess.*portfolio.*backward.*opening.*(default portfolio)" "solve --help: --strategy's names"
+expect_out "^  --search=NAME .*astar.*bfs.*(default astar)" "solve --help: --search's names"
 
 run "$KEEPER"
 expect_rc 2 "keeper without arguments"

@@ -24,11 +24,12 @@ start_watched() {
     ( sleep 90; kill -KILL $PID 2> /dev/null ) &
     WATCHDOG=$!
 }
-# interrupt_watched: Ctrl-C (SIGINT) to the run of start_watched; waits for
-# it and sets RC and EL (milliseconds from the signal to the exit).
+# interrupt_watched [SIGNAL]: Ctrl-C (SIGINT, or SIGNAL: TERM, HUP) to the
+# run of start_watched; waits for it and sets RC and EL (milliseconds from
+# the signal to the exit).
 interrupt_watched() {
     t0=$(now_ms)
-    kill -INT $PID
+    kill -"${1:-INT}" $PID
     wait $PID
     RC=$?
     t1=$(now_ms)
@@ -299,6 +300,52 @@ expect_err '^ +total +solved 2/4, unsolved 2, .*\(interrupted\)$' "Ctrl-C with -
 run "$KEEPER" verify "$WORK/coll.xsb" "$WORK/int.sok" --levels 7-10
 expect_rc 0 "Ctrl-C: the solutions written before are valid"
 expect_err "2 solutions: 2 valid" "Ctrl-C: two solutions were written"
+
+# SIGTERM (a batch system's time limit) and SIGHUP (the terminal closed) end
+# a run as Ctrl-C does: the levels finished are written, the one running is
+# printed as interrupted, the exit status is the interrupted one.
+for sig in TERM HUP; do
+    start_watched "$KEEPER" solve "$WORK/coll.xsb" --search bfs --levels 7-10 --threads 2 \
+        --format jsonl --output "$WORK/int-$sig.jsonl"
+    i=0
+    while ! grep -q 'Goal Room' "$WORK/err" && [ $i -lt 600 ] && kill -0 $PID 2> /dev/null; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    sleep 0.5
+    interrupt_watched $sig
+    expect_rc 1 "SIG$sig"
+    [ $EL -le $((500 + SLACK)) ] && pass || fail "SIG$sig: keeper took $EL ms to stop"
+    expect_err '^ +total +solved 2/4, unsolved 2, .*\(interrupted\)$' "SIG$sig: the total line"
+    n=$(grep -c '"status":"solved"' "$WORK/int-$sig.jsonl")
+    [ "$n" -eq 2 ] && pass || fail "SIG$sig: $n solved levels written, expected 2"
+    n=$(grep -c '"reason":"interrupted"' "$WORK/int-$sig.jsonl")
+    [ "$n" -eq 2 ] && pass || fail "SIG$sig: $n levels written as interrupted, expected the 2 running"
+done
+# --resume on the cut-short run's output solves the rest: the two outputs
+# together hold every level solved once.
+run "$KEEPER" solve "$WORK/coll.xsb" --levels 7-10 --resume "$WORK/int-TERM.jsonl" --time 10 \
+    --format jsonl
+expect_rc 0 "--resume after SIGTERM"
+expect_err "^keeper: --resume .*: 2 levels solved there \\(replayed\\), skipped" "--resume: the levels skipped"
+expect_err '^ +total +solved 2/2' "--resume: the rest solved"
+ids=$( (cat "$WORK/int-TERM.jsonl" "$WORK/out") | grep '"status":"solved"' |
+    sed 's/^{"index":\([0-9]*\),.*/\1/' | sort -n | tr '\n' ' ')
+[ "$ids" = "7 8 9 10 " ] && pass || fail "--resume: the two outputs solve levels '$ids', expected 7 8 9 10 once each"
+# the same from SOK output; a solution that does not replay is solved again
+"$KEEPER" solve "$WORK/coll.xsb" --levels 7-8 --search bfs --quiet > "$WORK/part.sok"
+run "$KEEPER" solve "$WORK/coll.xsb" --levels 7-10 --resume "$WORK/part.sok" --time 10 --format lurd
+expect_rc 0 "--resume from SOK output"
+expect_err "2 levels solved there" "--resume from SOK: the levels skipped"
+[ "$(grep -c . "$WORK/out")" -eq 2 ] && pass || fail "--resume from SOK: $(grep -c . "$WORK/out") solutions, expected 2"
+sed 's/^\([lurdLURD]\)[lurdLURD]/\1\1/' "$WORK/part.sok" > "$WORK/part-bad.sok"
+run "$KEEPER" solve "$WORK/coll.xsb" --levels 7-10 --resume "$WORK/part-bad.sok" --time 10 --format lurd
+expect_rc 0 "--resume with a broken solution"
+expect_err "part-bad.sok:[0-9]*: error" "--resume: the broken solution is reported"
+[ "$(grep -c . "$WORK/out")" -ge 3 ] && pass || fail "--resume: a level whose solution is broken is not solved again"
+run "$KEEPER" solve "$WORK/coll.xsb" --resume "$WORK/part.sok" --output "$WORK/part.sok"
+expect_rc 2 "--resume onto its own --output"
+expect_err "would overwrite the --resume file" "--resume onto its own --output: said so"
 
 # --- --threads 2 gives the results of --threads 1, in file order
 cat "$DEMO" tests/data/cli_unsolvable.xsb tests/data/cli_mixed.xsb > "$WORK/many.xsb"

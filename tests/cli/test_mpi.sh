@@ -164,6 +164,9 @@ done
 run mpi 3 solve "$DEMO" "$WORK/none.xsb"
 expect_rc 2 "a missing second file"
 expect_err "none.xsb: error: cannot open" "a missing second file: the message"
+run mpi 2 solve "$DEMO" --resume "$WORK/none.sok"
+expect_rc 2 "--resume (not supported yet)"
+expect_err "resume is not supported by keeper-mpi yet" "--resume: said so"
 run mpi 2 solve --help
 expect_rc 0 "solve --help"
 expect_out "keeper-mpi solve FILE" "solve --help: usage"

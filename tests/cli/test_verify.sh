@@ -151,7 +151,7 @@ n=$(grep -c ': valid: ' "$WORK/out")
 run "$KEEPER" verify tests/data/cli_mixed.xsb "$WORK/mixed.lurd" --level 3
 expect_rc 0 "verify only the valid level of a file with a malformed level"
 run "$KEEPER" verify "$DEMO"
-expect_rc 0 "verify a file without solutions"
+expect_rc 1 "verify a file without solutions (nothing verified is not success)"
 expect_err "0 solutions: .* 8 levels without a valid solution" "verify a file without solutions: summary"
 
 # --- the shared collections and their known solutions
@@ -179,5 +179,24 @@ if have_shared && [ -f "$LEVELS/solutions/microban155.ksokoban-online.csv" ]; th
 else
     skip "$LEVELS/solutions not found: known solutions of Microban and XSokoban"
 fi
+
+# keeper's own JSON lines are a solutions file too (index and solution)
+"$KEEPER" solve "$DEMO" --levels 2-4 --search bfs --format jsonl 2> /dev/null > "$WORK/sol.jsonl"
+run "$KEEPER" verify "$DEMO" "$WORK/sol.jsonl"
+expect_rc 0 "verify JSON lines"
+expect_err "3 solutions: 3 valid" "verify JSON lines: the three solutions"
+sed 's/"solution":"\([lurdLURD]\)/"solution":"\1\1/' "$WORK/sol.jsonl" > "$WORK/bad.jsonl"
+run "$KEEPER" verify "$DEMO" "$WORK/bad.jsonl"
+expect_rc 1 "verify JSON lines with broken solutions"
+printf '{"title":"no index"}\n' > "$WORK/noindex.jsonl"
+run "$KEEPER" verify "$DEMO" "$WORK/noindex.jsonl"
+expect_rc 2 "verify JSON lines without an index"
+expect_err "noindex.jsonl:1: error: not a level's JSON object" "verify JSON lines without an index: the message"
+
+# A solutions file with none for the levels selected: nothing was
+# verified, which is not success.
+run "$KEEPER" verify levels/demo.xsb levels/demo.xsb
+expect_rc 1 "verify: no solutions to check"
+expect_err "no solution to check: levels/demo.xsb holds none" "verify: no solutions, said so"
 
 finish

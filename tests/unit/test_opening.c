@@ -103,7 +103,8 @@ static int opening_met;
 
 typedef struct opening_case {
     uint64_t back_nodes;
-    unsigned halves; /* OPENING_PLAN, OPENING_SQUARES or both (OPENING_HF) */
+    unsigned halves; /* OPENING_PLAN, OPENING_SQUARES or both (OPENING_HF,
+                        OPENING_SQUARES_PLAIN) */
     int cells;       /* the backward halves' cells */
 } opening_case;
 
@@ -127,17 +128,18 @@ static void run_opening(const board *b, const void *cfg, search_limits *lim, mem
 }
 
 /* Both forward halves together, then each alone (the squares half also in
- * Festival's HF order), then both with backward
+ * Festival's HF order, and without advisors), then both with backward
  * halves in cells (of 100 positions, so that several cells form while the
  * forward halves still have to meet them): every
  * verdict agrees with breadth-first search, and each configuration meets
  * the backward search on its own. */
 TEST(opening_solves_what_bfs_solves_through_meetings)
 {
-    static const opening_case cases[5] = {
+    static const opening_case cases[6] = {
         {30, OPENING_BOTH, 0}, {30, OPENING_PLAN, 0}, {30, OPENING_SQUARES, 0},
-        {30, OPENING_SQUARES | OPENING_HF, 0}, {100, OPENING_BOTH, 1}};
-    for (int h = 0; h < 5; h++) {
+        {30, OPENING_SQUARES | OPENING_HF, 0}, {30, OPENING_SQUARES | OPENING_SQUARES_PLAIN, 0},
+        {100, OPENING_BOTH, 1}};
+    for (int h = 0; h < 6; h++) {
         opening_met = 0;
         opening_case oc = cases[h];
         crosscheck_file("boxoban/medium/valid/000.txt", 50, run_opening, &oc, 0);
