@@ -37,6 +37,23 @@ void solve_usage_options(FILE *f)
     options_usage(f);
 }
 
+/* "NAME FILE" or "NAME=FILE" in s (and next): sets *val and returns the
+ * arguments used (1 or 2); 0 when s is another argument; -1 after an error
+ * for a missing name. */
+static int file_option(const char *s, const char *name, const char *next, const char **val,
+                       const char *cmd)
+{
+    size_t n = strlen(name);
+    if (strncmp(s, name, n) != 0 || (s[n] != '\0' && s[n] != '='))
+        return 0;
+    *val = s[n] == '=' ? s + n + 1 : next;
+    if (!*val || !**val) {
+        cli_usage_error(cmd, "%s needs a file name", name);
+        return -1;
+    }
+    return s[n] == '=' ? 1 : 2;
+}
+
 int solve_parse_args(solve_args *a, int argc, char **argv, const char *cmd, int many_files)
 {
     memset(a, 0, sizeof *a);
@@ -69,20 +86,13 @@ int solve_parse_args(solve_args *a, int argc, char **argv, const char *cmd, int 
             a->live = s[2] != 'n';
             continue;
         }
-        if (!strcmp(s, "--resume") || !strncmp(s, "--resume=", 9)) {
-            a->resume = s[8] == '=' ? s + 9 : next;
-            if (!a->resume || !*a->resume)
-                return cli_usage_error(cmd, "--resume needs a file name");
-            if (s[8] != '=')
-                i++;
-            continue;
-        }
-        if (!strcmp(s, "--html") || !strncmp(s, "--html=", 7)) {
-            a->html = s[6] == '=' ? s + 7 : next;
-            if (!a->html || !*a->html)
-                return cli_usage_error(cmd, "--html needs a file name");
-            if (s[6] != '=')
-                i++;
+        int fu = file_option(s, "--resume", next, &a->resume, cmd);
+        if (!fu)
+            fu = file_option(s, "--html", next, &a->html, cmd);
+        if (fu < 0)
+            return EXIT_BAD_INPUT;
+        if (fu) {
+            i += fu - 1;
             continue;
         }
         if (!strcmp(s, "--output") || !strcmp(s, "-o") || !strncmp(s, "--output=", 9)) {

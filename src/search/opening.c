@@ -22,16 +22,17 @@ typedef struct leg {
     search_outcome bout;
     board tb;              /* the target board: b with the target's goals */
     int have_tb;
-    fess *fw[2];           /* the forward halves, once the target is known */
-    search_outcome fout[2];
-    int fdone[2];          /* that half has ended without a meeting (or is not run) */
+    fess *fw[OPENING_HALVES]; /* the forward halves, once the target is known */
+    search_outcome fout[OPENING_HALVES];
+    int fdone[OPENING_HALVES]; /* that half has ended without a meeting (or is not run) */
     unsigned turn;         /* the forward half whose turn it is */
     int done;              /* the leg has given up */
 } leg;
 
 struct opening {
     const board *b;
-    fess_config fc[2];     /* the forward halves': [0] following the target
+    int nhalves;           /* 2, or 3 with OPENING_THIRD */
+    fess_config fc[OPENING_HALVES]; /* the forward halves': [0] following the target
                               board's packing plan, [1] without one */
     search_limits *lim;    /* the caller's: max_nodes counts every search */
     search_limits sub;     /* the searches': the caller's without max_nodes */
@@ -95,8 +96,8 @@ static void sum_stats(opening *o)
     memset(st, 0, sizeof *st);
     for (int l = 0; l < o->nlegs; l++) {
         stats_add(st, &o->legs[l].bout.st);
-        stats_add(st, &o->legs[l].fout[0].st);
-        stats_add(st, &o->legs[l].fout[1].st);
+        for (int k = 0; k < OPENING_HALVES; k++)
+            stats_add(st, &o->legs[l].fout[k].st);
     }
     st->mem_bytes = o->mem->peak;
 }
@@ -133,7 +134,7 @@ static int start_forward(opening *o, leg *g)
     if (!ok)
         return 1;
     g->have_tb = 1;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < OPENING_HALVES; k++) {
         if (g->fdone[k])
             continue; /* not run */
         g->fw[k] = fess_begin(&g->tb, &o->fc[k], &o->sub, o->mem, &g->fout[k]);
@@ -162,6 +163,11 @@ opening *opening_begin(const board *b, const fess_config *fcfg, const backward_c
     o->fc[1].hf = (halves & OPENING_HF) != 0;
     if (halves & OPENING_SQUARES_PLAIN)
         o->fc[1].advisors = 0;
+    /* the third: the squares half without advisors, beside the two */
+    o->fc[2] = o->fc[1];
+    o->fc[2].advisors = 0;
+    o->fc[2].hf = 0;
+    o->nhalves = halves & OPENING_THIRD ? 3 : 2;
     /* Two legs, the targets of two opening orders (opening.h). */
     static const int orders[OPENING_LEGS] = {OPEN_MATCHED, OPEN_NEAREST};
     o->nlegs = OPENING_LEGS;
@@ -171,6 +177,7 @@ opening *opening_begin(const board *b, const fess_config *fcfg, const backward_c
         g->bc.open = orders[l];
         g->fdone[0] = !(halves & OPENING_PLAN);
         g->fdone[1] = !(halves & OPENING_SQUARES);
+        g->fdone[2] = !(halves & OPENING_THIRD);
     }
     o->won_leg = o->won = -1;
     o->back_nodes = MAX(back_nodes, 1);
@@ -218,14 +225,14 @@ static int leg_turn(opening *o, leg *g, uint64_t limit)
             g->done = 1; /* no target */
         return 0;
     }
-    if (g->fdone[0] && g->fdone[1]) {
+    if (g->fdone[0] && g->fdone[1] && g->fdone[2]) {
         g->done = 1; /* exhausting the target board's positions proves
                         nothing about the level's */
         return 0;
     }
-    int k = (int)(g->turn % 2);
-    if (g->fdone[k])
-        k = 1 - k;
+    int k = (int)(g->turn % (unsigned)o->nhalves); /* the next half still running */
+    while (g->fdone[k])
+        k = (k + 1) % o->nhalves;
     uint64_t slice = OPENING_FWD_SLICE;
     if (limit)
         slice = MIN(slice, limit - MIN(limit, out->st.nodes));
@@ -295,7 +302,7 @@ void opening_end(opening *o)
     search_outcome *out = o->out;
     for (int l = 0; l < o->nlegs; l++) {
         leg *g = &o->legs[l];
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < OPENING_HALVES; k++) {
             if (!g->fw[k])
                 continue;
             fess_watch(g->fw[k], NULL);
@@ -303,7 +310,7 @@ void opening_end(opening *o)
             if (l == o->won_leg && k == o->won && g->fout[k].solved) {
                 out->solved = 1;
                 out->stop = STOP_NONE;
-                out->strategy = k == 0 ? "opening" : "opening-squares";
+                out->strategy = k == 0 ? "opening" : k == 1 ? "opening-squares" : "opening-plain";
                 if (getenv("KEEPER_TRACE_OPENING"))
                     fprintf(stderr, "opening: leg %d's forward half %d met\n", l, k);
                 out->pushes = g->fout[k].pushes;

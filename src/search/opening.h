@@ -59,6 +59,10 @@ typedef struct opening opening;
 /* With OPENING_SQUARES: that half without the advisors (every move weighs
  * the same; fess_config advisors 0). */
 #define OPENING_SQUARES_PLAIN 8u
+/* A third forward half beside the two: the squares half without advisors
+ * (jsonl strategy "opening-plain"). */
+#define OPENING_THIRD 16u
+#define OPENING_HALVES 3
 
 /* Targets: one backward half (and its forward halves) per opening order,
  * OPEN_MATCHED then OPEN_NEAREST (backward.h), taking turns. */

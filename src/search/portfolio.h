@@ -53,6 +53,7 @@ typedef struct portfolio_config {
     int meet;         /* the FESS members and the backward search meet */
     int opening_hf;   /* the opening's squares half in HF order (OPENING_HF) */
     int opening_plain; /* the opening's squares half without advisors (OPENING_SQUARES_PLAIN) */
+    int opening_third; /* the opening's third forward half (OPENING_THIRD) */
 } portfolio_config;
 
 /* Solves from the level's start; out->strategy names the strategy that

@@ -137,14 +137,16 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             backward_solve(&b, &bcfg, lim, &mem, &out);
         } else if (o->strategy == 4) {
             unsigned halves = OPENING_BOTH | (o->opening_hf ? OPENING_HF : 0u) |
-                              (o->opening_squares_advisors ? 0u : OPENING_SQUARES_PLAIN);
+                              (o->opening_squares_advisors ? 0u : OPENING_SQUARES_PLAIN) |
+                              (o->opening_third ? OPENING_THIRD : 0u);
             opening_solve(&b, &fcfg, &bcfg, OPENING_BACK_NODES, halves, lim, &mem, &out);
         } else {
             portfolio_config pcfg = {.astar = acfg, .fess = fcfg, .backward = bcfg,
                                      .use_backward = 1, .meet = (int)o->meet,
                                      .use_opening = (int)o->opening,
                                      .opening_hf = (int)o->opening_hf,
-                                     .opening_plain = !o->opening_squares_advisors};
+                                     .opening_plain = !o->opening_squares_advisors,
+                                     .opening_third = (int)o->opening_third};
             portfolio_solve(&b, &pcfg, lim, &mem, &out);
         }
     }

@@ -24,6 +24,15 @@ start_watched() {
     ( sleep 90; kill -KILL $PID 2> /dev/null ) &
     WATCHDOG=$!
 }
+# wait_for_err PATTERN: waits (at most 60 s) until the run of start_watched
+# has written PATTERN to stderr, or has ended.
+wait_for_err() {
+    i=0
+    while ! grep -q "$1" "$WORK/err" && [ $i -lt 600 ] && kill -0 $PID 2> /dev/null; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+}
 # interrupt_watched [SIGNAL]: Ctrl-C (SIGINT, or SIGNAL: TERM, HUP) to the
 # run of start_watched; waits for it and sets RC and EL (milliseconds from
 # the signal to the exit).
@@ -288,11 +297,7 @@ expect_err '^ +total +solved 8/10, unsolved 1, not started 1, .*\(interrupted\)$
 # Ctrl-C with SOK output to a file: what was found is written.
 start_watched "$KEEPER" solve "$WORK/coll.xsb" --search bfs --levels 7-10 --threads 2 \
     --output "$WORK/int.sok"
-i=0
-while ! grep -q 'Goal Room' "$WORK/err" && [ $i -lt 600 ] && kill -0 $PID 2> /dev/null; do
-    sleep 0.1
-    i=$((i + 1))
-done
+wait_for_err 'Goal Room'
 sleep 0.5
 interrupt_watched
 expect_rc 1 "Ctrl-C with --threads 2 and --output"
@@ -307,11 +312,7 @@ expect_err "2 solutions: 2 valid" "Ctrl-C: two solutions were written"
 for sig in TERM HUP; do
     start_watched "$KEEPER" solve "$WORK/coll.xsb" --search bfs --levels 7-10 --threads 2 \
         --format jsonl --output "$WORK/int-$sig.jsonl"
-    i=0
-    while ! grep -q 'Goal Room' "$WORK/err" && [ $i -lt 600 ] && kill -0 $PID 2> /dev/null; do
-        sleep 0.1
-        i=$((i + 1))
-    done
+    wait_for_err 'Goal Room'
     sleep 0.5
     interrupt_watched $sig
     expect_rc 1 "SIG$sig"

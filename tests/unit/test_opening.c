@@ -104,7 +104,7 @@ static int opening_met;
 typedef struct opening_case {
     uint64_t back_nodes;
     unsigned halves; /* OPENING_PLAN, OPENING_SQUARES or both (OPENING_HF,
-                        OPENING_SQUARES_PLAIN) */
+                        OPENING_SQUARES_PLAIN), OPENING_THIRD */
     int cells;       /* the backward halves' cells */
 } opening_case;
 
@@ -120,26 +120,30 @@ static void run_opening(const board *b, const void *cfg, search_limits *lim, mem
     if (out->solved && out->st.meetings)
         opening_met++;
     /* the half that met names the solution */
-    if (out->solved && out->st.meetings && (oc->halves & OPENING_BOTH) != OPENING_BOTH)
-        CHECK_STR(out->strategy, oc->halves == OPENING_PLAN ? "opening" : "opening-squares");
+    unsigned run = oc->halves & (OPENING_BOTH | OPENING_THIRD); /* the halves run */
+    if (out->solved && out->st.meetings && !(run & (run - 1)))
+        CHECK_STR(out->strategy, run == OPENING_PLAN    ? "opening"
+                                 : run == OPENING_THIRD ? "opening-plain"
+                                                        : "opening-squares");
     /* giving up proves nothing: it must never read as "no solution" */
     if (!out->solved)
         CHECK(out->stop != STOP_NONE);
 }
 
 /* Both forward halves together, then each alone (the squares half also in
- * Festival's HF order, and without advisors), then both with backward
+ * Festival's HF order, and without advisors), the third half alone and with
+ * the two, then both with backward
  * halves in cells (of 100 positions, so that several cells form while the
  * forward halves still have to meet them): every
  * verdict agrees with breadth-first search, and each configuration meets
  * the backward search on its own. */
 TEST(opening_solves_what_bfs_solves_through_meetings)
 {
-    static const opening_case cases[6] = {
+    static const opening_case cases[8] = {
         {30, OPENING_BOTH, 0}, {30, OPENING_PLAN, 0}, {30, OPENING_SQUARES, 0},
         {30, OPENING_SQUARES | OPENING_HF, 0}, {30, OPENING_SQUARES | OPENING_SQUARES_PLAIN, 0},
-        {100, OPENING_BOTH, 1}};
-    for (int h = 0; h < 6; h++) {
+        {30, OPENING_THIRD, 0}, {30, OPENING_BOTH | OPENING_THIRD, 0}, {100, OPENING_BOTH, 1}};
+    for (int h = 0; h < 8; h++) {
         opening_met = 0;
         opening_case oc = cases[h];
         crosscheck_file("boxoban/medium/valid/000.txt", 50, run_opening, &oc, 0);
