@@ -149,10 +149,12 @@ fuzz: build/fuzz/fuzz_parser
 	build/fuzz/fuzz_parser -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 	    -artifact_prefix=tests/fuzz/crashes/ build/fuzz/corpus tests/fuzz/corpus levels
 
-install: all
+# With Open MPI's mpicc and mpirun present, keeper-mpi is built and installed too.
+install: all $(if $(HAVE_MPI),build/release/keeper-mpi)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 build/release/keeper $(DESTDIR)$(PREFIX)/bin/keeper
+	$(if $(HAVE_MPI),install -m 755 build/release/keeper-mpi $(DESTDIR)$(PREFIX)/bin/keeper-mpi)
 	install -m 644 include/keeper.h $(DESTDIR)$(PREFIX)/include/keeper.h
 	install -m 644 build/release/libkeeper.a $(DESTDIR)$(PREFIX)/lib/libkeeper.a
 	install -m 644 docs/keeper.1 $(DESTDIR)$(PREFIX)/share/man/man1/keeper.1

@@ -20,6 +20,12 @@ for f in bin/keeper include/keeper.h lib/libkeeper.a lib/pkgconfig/keeper.pc sha
     [ -s "$root/$f" ] && pass || fail "make install did not install $f"
 done
 [ -x "$root/bin/keeper" ] && pass || fail "the installed keeper is not executable"
+# keeper-mpi too, where Open MPI is there to build it (as the Makefile decides)
+if command -v mpicc > /dev/null 2>&1 && command -v mpirun > /dev/null 2>&1; then
+    [ -x "$root/bin/keeper-mpi" ] && pass || fail "make install did not install keeper-mpi (mpicc is present)"
+else
+    skip "mpicc or mpirun not found: keeper-mpi is not built, not installed"
+fi
 run "$root/bin/keeper" --version
 expect_rc 0 "the installed keeper runs"
 pc="$root/lib/pkgconfig/keeper.pc"
