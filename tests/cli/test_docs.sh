@@ -51,6 +51,18 @@ else
     skip "groff not installed: rendering of $MAN not checked"
 fi
 
+# Every reason a level can end with (search.c's names; "stopped" is a
+# member halted by another inside the portfolio, never a level's), and
+# keeper-mpi's "worker lost", in formats.md, the manual and README.
+reasons=$(sed -n 's/^ *case STOP_[A-Z_]*: return "\([a-z ]\+\)";/\1/p' src/search/search.c | grep -v '^stopped$')
+[ "$(echo "$reasons" | wc -l)" -ge 6 ] && pass || fail "no stop reasons found in src/search/search.c"
+for r in $(echo "$reasons" | tr ' ' '_') worker_lost; do
+    r=$(echo "$r" | tr _ ' ')
+    grep -q "\`$r\`" $FORMATS && pass || fail "$FORMATS does not list the reason '$r'"
+    grep -q "\`$r\`" README.md && pass || fail "README.md does not list the reason '$r'"
+    grep -q "$r" $MAN && pass || fail "$MAN does not list the reason '$r'"
+done
+
 # --- README, LICENSE, pkg-config template
 for p in "make demo" "make test" "keeper solve" "keeper verify" "keeper show" "--format jsonl" \
     "Exit status" "XSB" "SOK" "LURD" "CSV"; do
