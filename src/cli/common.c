@@ -9,8 +9,8 @@
 #include <errno.h>
 #ifdef __GLIBC__
 #include <malloc.h>
-#include <signal.h>
 #endif
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>

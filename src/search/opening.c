@@ -33,7 +33,8 @@ struct opening {
     const board *b;
     int nhalves;           /* 2, or 3 with OPENING_THIRD */
     fess_config fc[OPENING_HALVES]; /* the forward halves': [0] following the target
-                              board's packing plan, [1] without one */
+                              board's packing plan, [1] without one, [2] that
+                              one without advisors (OPENING_THIRD) */
     search_limits *lim;    /* the caller's: max_nodes counts every search */
     search_limits sub;     /* the searches': the caller's without max_nodes */
     membudget *mem;

@@ -339,9 +339,7 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
     if (io >= 0) {
         m[io] = (member){.name = "opening", .kind = MEMBER_OPENING, .slice = SLICE_OPENING};
         m[io].search = opening_begin(b, &cfg->fess, &cfg->backward, OPENING_BACK_NODES,
-                                     OPENING_BOTH | (cfg->opening_hf ? OPENING_HF : 0u) |
-                                         (cfg->opening_plain ? OPENING_SQUARES_PLAIN : 0u) |
-                                         (cfg->opening_third ? OPENING_THIRD : 0u),
+                                     cfg->opening_halves,
                                      &p.sub, mem, &m[io].out);
     }
     spare_task task;

@@ -51,9 +51,8 @@ typedef struct portfolio_config {
     int use_backward; /* the backward search as a member with a short turn */
     int use_opening;  /* the opening search (opening.h) as a member */
     int meet;         /* the FESS members and the backward search meet */
-    int opening_hf;   /* the opening's squares half in HF order (OPENING_HF) */
-    int opening_plain; /* the opening's squares half without advisors (OPENING_SQUARES_PLAIN) */
-    int opening_third; /* the opening's third forward half (OPENING_THIRD) */
+    unsigned opening_halves; /* the opening's forward halves (opening_begin's
+                                mask: OPENING_BOTH and its variants) */
 } portfolio_config;
 
 /* Solves from the level's start; out->strategy names the strategy that

@@ -129,6 +129,10 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             .check = (int)o->check,
             .cells = (int)o->opening_cells,
         };
+        /* the opening search's forward halves, alone or in the portfolio */
+        unsigned halves = OPENING_BOTH | (o->opening_hf ? OPENING_HF : 0u) |
+                          (o->opening_squares_advisors ? 0u : OPENING_SQUARES_PLAIN) |
+                          (o->opening_third ? OPENING_THIRD : 0u);
         if (o->optimal || o->strategy == 0) {
             astar_solve(&b, &acfg, lim, &mem, &out);
         } else if (o->strategy == 1) {
@@ -136,17 +140,12 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
         } else if (o->strategy == 3) {
             backward_solve(&b, &bcfg, lim, &mem, &out);
         } else if (o->strategy == 4) {
-            unsigned halves = OPENING_BOTH | (o->opening_hf ? OPENING_HF : 0u) |
-                              (o->opening_squares_advisors ? 0u : OPENING_SQUARES_PLAIN) |
-                              (o->opening_third ? OPENING_THIRD : 0u);
             opening_solve(&b, &fcfg, &bcfg, OPENING_BACK_NODES, halves, lim, &mem, &out);
         } else {
             portfolio_config pcfg = {.astar = acfg, .fess = fcfg, .backward = bcfg,
                                      .use_backward = 1, .meet = (int)o->meet,
                                      .use_opening = (int)o->opening,
-                                     .opening_hf = (int)o->opening_hf,
-                                     .opening_plain = !o->opening_squares_advisors,
-                                     .opening_third = (int)o->opening_third};
+                                     .opening_halves = halves};
             portfolio_solve(&b, &pcfg, lim, &mem, &out);
         }
     }

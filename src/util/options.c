@@ -39,12 +39,17 @@ static const opt_enum enums[] = {
     {"strategy", {"astar", "fess", "portfolio", "backward", "opening", NULL}},
 };
 
-static const opt_enum *enum_of(const opt_desc *d)
+static const opt_enum *enum_named(const char *option)
 {
     for (size_t i = 0; i < ARRAY_LEN(enums); i++)
-        if (!strcmp(enums[i].option, d->name))
+        if (!strcmp(enums[i].option, option))
             return &enums[i];
     return NULL;
+}
+
+static const opt_enum *enum_of(const opt_desc *d)
+{
+    return enum_named(d->name);
 }
 
 /* "a, b or c" into buf. */
@@ -60,13 +65,10 @@ static void enum_list(const opt_enum *e, char *buf, size_t n)
 
 const char *options_value_name(const char *option, long long v)
 {
-    for (size_t i = 0; i < ARRAY_LEN(enums); i++)
-        if (!strcmp(enums[i].option, option)) {
-            for (long long k = 0; enums[i].names[k]; k++)
-                if (k == v)
-                    return enums[i].names[k];
-            return NULL;
-        }
+    const opt_enum *e = enum_named(option);
+    for (long long k = 0; e && e->names[k]; k++)
+        if (k == v)
+            return e->names[k];
     return NULL;
 }
 
@@ -265,10 +267,12 @@ void options_print_changed(FILE *f, const options *o, const char *prefix)
 {
     for (size_t i = 0; i < ARRAY_LEN(table); i++) {
         double v = get_value(o, &table[i]);
+        if (v == table[i].def)
+            continue;
         const char *name = options_value_name(table[i].name, (long long)v);
-        if (v != table[i].def && name)
+        if (name)
             fprintf(f, "%s--%s=%s\n", prefix, table[i].name, name);
-        else if (v != table[i].def)
+        else
             fprintf(f, "%s--%s=%g\n", prefix, table[i].name, v);
     }
 }
