@@ -25,7 +25,7 @@ typedef struct level_sel {
 
 /* Parses --level / --levels. Returns 1 or 2 (arguments consumed), 0 when
  * arg is neither, -1 on a bad value (message printed). */
-int cli_parse_level_sel(level_sel *sel, const char *arg, const char *next);
+int cli_parse_level_sel(level_sel *sel, const char *arg, const char *next, const char *cmd);
 /* Checks the selection against the collection; prints an error (naming
  * cmd's help) and returns -1 when it is out of range. */
 int cli_check_level_sel(const level_sel *sel, const collection *c, const char *cmd);

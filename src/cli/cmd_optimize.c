@@ -291,7 +291,7 @@ int cmd_optimize(int argc, char **argv)
             optimize_usage(stdout);
             return 0;
         }
-        int used = cli_parse_level_sel(&sel, a, i + 1 < argc ? argv[i + 1] : NULL);
+        int used = cli_parse_level_sel(&sel, a, i + 1 < argc ? argv[i + 1] : NULL, "optimize");
         if (used < 0)
             return EXIT_BAD_INPUT;
         if (used > 0) {

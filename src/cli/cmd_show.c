@@ -346,7 +346,7 @@ int cmd_show(int argc, char **argv)
                 i++;
             continue;
         }
-        int used = cli_parse_level_sel(&sel, a, next);
+        int used = cli_parse_level_sel(&sel, a, next, "show");
         if (used < 0)
             return EXIT_BAD_INPUT;
         if (used > 0) {

@@ -42,6 +42,8 @@ static void on_stop_signal(int sig)
 typedef struct job {
     const level *lv;
     int started, done;
+    int helped;  /* a worker offered itself to this level (rc->mu) */
+    int64_t began_ns; /* when it started (rc->mu) */
     solve_result res;
     /* the last progress report (under run_ctx.pmu) */
     int64_t start_ns;
@@ -55,6 +57,7 @@ typedef struct run_ctx {
     const options *o;
     job *jobs;
     int njobs, next;
+    int threads;
     uint64_t mem_per_thread;
     spares spares; /* workers with no level left to start */
     int verbose;
@@ -166,6 +169,26 @@ static void progress(void *arg, const stats *st, double seconds)
     pthread_mutex_unlock(&rc->pmu);
 }
 
+/* How long a thread offered to a level waits to be borrowed. */
+#define LEND_WAIT_NS 500000000
+
+/* --lend-after: a level running (rc->mu held) for at least that long, with
+ * a portfolio that can take a second thread and no offer made to it yet,
+ * or NULL. */
+static job *lend_target(run_ctx *rc)
+{
+    if (rc->o->lend_after < 0 || rc->threads < 2 || solve_level_threads(rc->o) < 2)
+        return NULL;
+    int64_t now = timer_now_ns();
+    for (int k = 0; k < rc->next; k++) {
+        job *j = &rc->jobs[k];
+        if (j->started && !j->done && !j->helped &&
+            now - j->began_ns >= (int64_t)(rc->o->lend_after * 1e9))
+            return j;
+    }
+    return NULL;
+}
+
 static void *worker(void *arg)
 {
     run_ctx *rc = arg;
@@ -178,8 +201,19 @@ static void *worker(void *arg)
             pthread_mutex_unlock(&rc->mu);
             break;
         }
+        job *h = lend_target(rc);
+        if (h) {
+            /* Lend this thread to a level that has run long (a hard
+             * one) before starting the next: it borrows the thread at its
+             * next slice boundary, or the offer lapses. */
+            h->helped = 1;
+            pthread_mutex_unlock(&rc->mu);
+            spares_help(&rc->spares, LEND_WAIT_NS);
+            continue;
+        }
         job *j = &rc->jobs[rc->next++];
         j->started = 1;
+        j->began_ns = timer_now_ns();
         pthread_mutex_unlock(&rc->mu);
 
         search_limits lim;
@@ -302,6 +336,7 @@ int cmd_solve(int argc, char **argv)
     rc.o = &o;
     rc.jobs = jobs;
     rc.njobs = njobs;
+    rc.threads = threads;
     rc.mem_per_thread = (uint64_t)o.memory * 1024 * 1024 / (uint64_t)threads;
     rc.verbose = a.verbose;
     rc.live = !a.quiet && (a.live == 1 || (a.live < 0 && cli_stderr_tty()));

@@ -259,7 +259,7 @@ int verify_parse_args(verify_args *a, int argc, char **argv)
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(s, "--help") || !strcmp(s, "-h"))
             return -1;
-        int used = cli_parse_level_sel(&a->sel, s, next);
+        int used = cli_parse_level_sel(&a->sel, s, next, "verify");
         if (used < 0)
             return EXIT_BAD_INPUT;
         if (used > 0) {

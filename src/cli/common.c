@@ -71,7 +71,7 @@ static int parse_int(const char *s, int *v)
     return 0;
 }
 
-int cli_parse_level_sel(level_sel *sel, const char *arg, const char *next)
+int cli_parse_level_sel(level_sel *sel, const char *arg, const char *next, const char *cmd)
 {
     int single = !strcmp(arg, "--level") || !strncmp(arg, "--level=", 8);
     int range = !strcmp(arg, "--levels") || !strncmp(arg, "--levels=", 9);
@@ -83,7 +83,7 @@ int cli_parse_level_sel(level_sel *sel, const char *arg, const char *next)
         v++;
     } else {
         if (!next) {
-            cli_usage_error(NULL, "%s needs a value", arg);
+            cli_usage_error(cmd, "%s needs a value", arg);
             return -1;
         }
         v = next;
@@ -92,7 +92,11 @@ int cli_parse_level_sel(level_sel *sel, const char *arg, const char *next)
     sel->n = 0;
     if (single) {
         if (parse_int(v, &sel->from[0]) != 0) {
-            cli_usage_error(NULL, "--level: '%s' is not a level number (1, 2, ...)", v);
+            if (strpbrk(v, ",-"))
+                cli_usage_error(cmd, "--level: '%s' is not a level number (several levels: --levels %s)",
+                                v, v);
+            else
+                cli_usage_error(cmd, "--level: '%s' is not a level number (1, 2, ...)", v);
             return -1;
         }
         sel->to[0] = sel->from[0];
@@ -105,7 +109,7 @@ int cli_parse_level_sel(level_sel *sel, const char *arg, const char *next)
             size_t len = e ? (size_t)(e - p) : strlen(p);
             char item[32], a[32], b[32];
             if (len == 0 || len >= sizeof item) {
-                cli_usage_error(NULL, "--levels: '%s' is not a list of levels such as 1-5,9,12-20",
+                cli_usage_error(cmd, "--levels: '%s' is not a list of levels such as 1-5,9,12-20",
                                 v);
                 return -1;
             }
@@ -122,14 +126,14 @@ int cli_parse_level_sel(level_sel *sel, const char *arg, const char *next)
             }
             int from, to;
             if (parse_int(a, &from) != 0 || parse_int(b, &to) != 0 || from > to) {
-                cli_usage_error(NULL,
+                cli_usage_error(cmd,
                                 "--levels: '%s': '%s' is not a level N or a range A-B with "
                                 "1 <= A <= B",
                                 v, item);
                 return -1;
             }
             if (sel->n == LEVEL_SEL_MAX) {
-                cli_usage_error(NULL, "--levels: '%s' has more than %d items", v, LEVEL_SEL_MAX);
+                cli_usage_error(cmd, "--levels: '%s' has more than %d items", v, LEVEL_SEL_MAX);
                 return -1;
             }
             sel->from[sel->n] = from;

@@ -67,7 +67,7 @@ int solve_parse_args(solve_args *a, int argc, char **argv, const char *cmd, int 
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(s, "--help") || !strcmp(s, "-h"))
             return -1;
-        int used = cli_parse_level_sel(&a->sel, s, next);
+        int used = cli_parse_level_sel(&a->sel, s, next, cmd);
         if (used < 0)
             return EXIT_BAD_INPUT;
         if (used > 0) {

@@ -64,6 +64,7 @@ typedef struct portfolio {
     stuck_table patterns;  /* the FESS members' deadlock patterns (patterns.b
                               set when on): they run on one thread */
     atomic_int apart;      /* set once the members run side by side */
+    unsigned lent_group;   /* the members a lent thread steps (bit i: m[i]) */
     void (*up)(void *, const stats *, double); /* the level's progress callback */
     void *up_arg;
 } portfolio;
@@ -201,9 +202,12 @@ static void member_run(portfolio *p, unsigned group)
 {
     int one = (group & (group - 1)) == 0; /* a lone member runs to the end */
     int lead = (group & 1u) && !one;
+    int n = 0; /* past the group's last member (p->n may grow on the other thread) */
+    while (group >> n)
+        n++;
     for (int live = 1; live;) {
         live = 0;
-        for (int i = lead ? 1 : 0; i < p->n; i++) {
+        for (int i = lead ? 1 : 0; i < n; i++) {
             if (!(group & 1u << i) || p->m[i].done)
                 continue;
             if (lead)
@@ -215,10 +219,11 @@ static void member_run(portfolio *p, unsigned group)
     }
 }
 
-/* The lent thread's task: A*. */
+/* The lent thread's task: A*, and the opening search with cfg->lent_opening. */
 static void spare_run(void *arg)
 {
-    member_run(arg, 1u << 1);
+    portfolio *p = arg;
+    member_run(p, p->lent_group);
 }
 
 /* Sets up fess-plan2 (cfg: the first FESS's with the other plan_pick) as
@@ -379,14 +384,22 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
         }
         /* 1. A lent thread: the members go on side by side, to the end. */
         atomic_store(&p.apart, 1);
+        p.lent_group = 1u << 1;
+        if (cfg->lent_opening && io >= 0 && !m[io].done)
+            p.lent_group |= 1u << io;
         if (lim->spares && !m[0].done && !m[1].done &&
             spares_lend(lim->spares, &task, spare_run, &p)) {
             lent = 1;
+            /* fess-plan2 joins now if it has not: side by side, every
+             * member runs from here on (without it a level alone on two
+             * threads lost Sasquatch IV 43, which one thread solves) */
+            if (!joined && !pair && other.plan_pick >= 0)
+                pair = plan2_join(&p, b, &other, mem, cfg->meet);
             mem_grow(mem, lim->spares->share);
             if (p.max_nodes)
                 atomic_store(&p.nodes_left, p.max_nodes - total);
-            /* this thread: the searches but A* */
-            member_run(&p, ((1u << p.n) - 1) & ~(1u << 1));
+            /* this thread: the searches the lent one does not step */
+            member_run(&p, ((1u << p.n) - 1) & ~p.lent_group);
             spares_wait(lim->spares, &task);
             for (int i = 0; i < p.n; i++)
                 if (m[i].out.stop == STOP_NODES)

@@ -8,6 +8,7 @@
 #include "portfolio.h"
 #include "pathbuild.h"
 #include "../analysis/distance.h"
+#include "../analysis/zones.h"
 #include "../optimize/optimize.h"
 #include "../core/board.h"
 #include "../util/timer.h"
@@ -47,6 +48,237 @@ static int start_dead(const board *b)
     return 0;
 }
 
+/* The verified end of a solve: replays `mv` (a solution a search found)
+ * on b, optimizes it with --optimize, and fills res (lurd, metrics,
+ * status). Returns 0, or -1 (reason set) when it does not solve the level. */
+static int finish_solution(const board *b, movelist *mv, const options *o,
+                           const search_limits *lim, uint64_t mem_limit, solve_result *res)
+{
+    replay_result rr;
+    if (!solution_replay(b, mv, &rr)) {
+        snprintf(res->reason, sizeof res->reason,
+                 "internal error: the solution failed verification: %s", rr.reason);
+        return -1;
+    }
+    res->found = rr.m;
+    if (o->optimize > 0) {
+        /* --optimize: moves first, or pushes first for a push-optimal
+         * solution (its push count never grows). */
+        opt_config oc;
+        opt_config_default(&oc);
+        oc.metric = o->optimal ? OPT_PUSHES : OPT_MOVES;
+        search_limits ol;
+        memset(&ol, 0, sizeof ol);
+        ol.start_ns = timer_now_ns();
+        ol.deadline_ns = ol.start_ns + (int64_t)(o->optimize * 1e9);
+        ol.interrupt = lim->interrupt;
+        membudget om;
+        mem_init(&om, mem_limit);
+        opt_report rep;
+        if (optimize_solution(b, mv, &oc, &ol, &om, &rep) == 0)
+            res->optimized = 1;
+        solution_replay(b, mv, &rr); /* optimize_solution keeps it a solution */
+    }
+    strbuf sb;
+    sb_init(&sb);
+    lurd_encode(&sb, mv);
+    res->lurd = sb_take(&sb);
+    res->metrics = rr.m;
+    res->status = RESULT_SOLVED;
+    return 0;
+}
+
+/* --zones: the share of a level's time the zones get; the portfolio takes
+ * the rest, from the start, on the whole board. */
+#define ZONES_SHARE 0.5
+
+/* Plays LURD moves on a level grid of `w` columns (one of "# $.*@+" per
+ * cell): the moves of a verified sub-level solution, so every step is
+ * legal there, and here too (the other zones' boxes were its walls). */
+static void grid_play(char *g, int ncells, int w, const char *lurd)
+{
+    static const char dirs[] = "lurd";
+    const int step[4] = {-1, -w, 1, w};
+    int p = 0;
+    while (p < ncells && g[p] != '@' && g[p] != '+')
+        p++;
+    for (; *lurd; lurd++) {
+        const char *d = strchr(dirs, *lurd | 0x20);
+        if (!d || !*d)
+            continue;
+        int q = p + step[d - dirs];
+        if (g[q] == '$' || g[q] == '*') {
+            int r = q + step[d - dirs];
+            g[r] = g[r] == '.' ? '*' : '$';
+            g[q] = g[q] == '*' ? '.' : ' ';
+        }
+        g[p] = g[p] == '+' ? '.' : ' ';
+        g[q] = g[q] == '.' ? '+' : '@';
+        p = q;
+    }
+}
+
+/* The sub-level of zone k in position g (lv's grid as play left it), as
+ * XSB text: the boxes of the other zones are walls, their empty goals
+ * floor. */
+static char *zone_text(const level *lv, const board *b, const zones *z, const char *g, int k)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (int y = 0; y < lv->height; y++) {
+        for (int x = 0; x < lv->width; x++) {
+            int cell = y * lv->width + x;
+            char c = g[cell];
+            sq_t s = b->sq_of_cell[cell];
+            if (s == SQ_NONE) {
+                c = c == '#' ? '#' : ' ';
+            } else if (z->of[s] != k) {
+                if (c == '$' || c == '*')
+                    c = '#';
+                else if (c == '.')
+                    c = ' ';
+                else if (c == '+')
+                    c = '@';
+            }
+            sb_putc(&sb, c);
+        }
+        sb_putc(&sb, '\n');
+    }
+    return sb_take(&sb);
+}
+
+/* Whether zone k's sub-level in position g is one: its boxes and goals
+ * in the player's reach. */
+static int zone_reachable(const level *lv, const board *b, const zones *z, const char *g, int k)
+{
+    char *text = zone_text(lv, b, z, g, k);
+    collection c;
+    collection_parse(&c, "zone", text, strlen(text));
+    int ok = c.nlevels == 1 && !c.levels[0].error;
+    collection_free(&c);
+    free(text);
+    return ok;
+}
+
+/* --zones: solves a level whose boxes fall into two or more zones they
+ * never leave (analysis/zones.h), each with as many goals as boxes, one
+ * zone at a time: each a sub-level of its own (the other zones' boxes as
+ * walls) solved by the portfolio in a share of ZONES_SHARE of the level's
+ * time, their solutions played one after the other. A zone that fails (its
+ * share ran out, or the other zones' boxes shut the player out) is tried
+ * again after the others. The joined solution is verified on the whole
+ * level (finish_solution). Adds the sub-levels' counters to *st. Returns 1
+ * when solved (res filled), else 0: the whole level then goes to the
+ * portfolio for the rest of its time. */
+static int solve_by_zones(const level *lv, const board *b, const options *o,
+                          const search_limits *lim, uint64_t mem_limit, solve_result *res,
+                          stats *st)
+{
+    zones z;
+    if (zones_find(b, &z) != 0)
+        return 0;
+    if (!z.balanced || z.active < 2) {
+        zones_free(&z);
+        return 0;
+    }
+    int ncells = lv->width * lv->height, left = 0, solved = 0;
+    char *g = xmalloc((size_t)ncells);
+    memcpy(g, lv->grid, (size_t)ncells);
+    char *done = xcalloc((size_t)z.n, 1);
+    /* a zone whose boxes all start on goals is done: its boxes stay */
+    for (int k = 0; k < z.n; k++)
+        done[k] = 1;
+    for (int i = 0; i < b->nboxes; i++)
+        if (!b->is_goal[b->start_boxes[i]])
+            done[z.of[b->start_boxes[i]]] = 0;
+    for (int k = 0; k < z.n; k++)
+        left += !done[k];
+    int64_t end = lim->start_ns + (int64_t)((double)(lim->deadline_ns - lim->start_ns) * ZONES_SHARE);
+    strbuf sol;
+    sb_init(&sol);
+    char *g2 = xmalloc((size_t)ncells);
+    for (int progress = 1, shut = 0, last_resort = 0; left && (progress || shut);) {
+        /* a pass that took no zone only because each solution shut
+         * another zone out: the next pass takes the first solution found */
+        last_resort = !progress && shut;
+        progress = 0;
+        shut = 0;
+        for (int k = 0; k < z.n && left; k++) {
+            int64_t now = timer_now_ns();
+            if (done[k] || now >= end || (lim->interrupt && atomic_load(lim->interrupt)) ||
+                (lim->max_nodes && st->nodes >= lim->max_nodes))
+                continue;
+            char *text = zone_text(lv, b, &z, g, k);
+            collection c;
+            collection_parse(&c, "zone", text, strlen(text));
+            if (getenv("KEEPER_TRACE_ZONES"))
+                fprintf(stderr, "zones: zone %d of %d, %d left:\n%s%s\n", k, z.n, left, text,
+                        c.nlevels == 1 && c.levels[0].error ? c.levels[0].error : "");
+            free(text);
+            if (c.nlevels == 1 && !c.levels[0].error) {
+                options so = *o;
+                so.zones = 0;
+                so.optimize = 0;
+                search_limits sl = *lim;
+                sl.start_ns = now;
+                sl.deadline_ns = now + (end - now) / left;
+                if (lim->max_nodes)
+                    sl.max_nodes = lim->max_nodes - st->nodes;
+                solve_result r;
+                solve_level(&c.levels[0], &so, &sl, mem_limit, &r);
+                stats_add(st, &r.st);
+                if (getenv("KEEPER_TRACE_ZONES"))
+                    fprintf(stderr, "zones: zone %d (%d boxes): %s %s in %.2f s, %llu positions\n",
+                            k, z.boxes[k], result_status_text(r.status), r.reason, r.seconds,
+                            (unsigned long long)r.st.nodes);
+                if (r.status == RESULT_SOLVED) {
+                    /* Taken when every other zone left stays in the
+                     * player's reach afterwards, or (last resort) when no
+                     * zone could be taken so in a whole pass. */
+                    memcpy(g2, g, (size_t)ncells);
+                    grid_play(g2, ncells, lv->width, r.lurd);
+                    int open_all = 1;
+                    for (int j = 0; j < z.n && open_all; j++)
+                        if (!done[j] && j != k)
+                            open_all = zone_reachable(lv, b, &z, g2, j);
+                    if (open_all || last_resort) {
+                        memcpy(g, g2, (size_t)ncells);
+                        sb_puts(&sol, r.lurd);
+                        done[k] = 1;
+                        left--;
+                        progress = 1;
+                        last_resort = 0;
+                    } else {
+                        shut = 1;
+                    }
+                }
+                solve_result_free(&r);
+            }
+            collection_free(&c);
+        }
+    }
+    if (!left) {
+        char *text = sb_take(&sol);
+        movelist mv;
+        moves_init(&mv);
+        char err[160];
+        if (lurd_decode(text, &mv, err, sizeof err) == 0 &&
+            finish_solution(b, &mv, o, lim, mem_limit, res) == 0) {
+            res->strategy = "zones";
+            solved = 1;
+        }
+        moves_free(&mv);
+        free(text);
+    } else {
+        sb_free(&sol);
+    }
+    free(done);
+    free(g2);
+    free(g);
+    zones_free(&z);
+    return solved;
+}
+
 void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t mem_limit,
                  solve_result *res)
 {
@@ -79,8 +311,15 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
 
     search_outcome out;
     memset(&out, 0, sizeof out);
+    stats zst; /* the zones' sub-levels' counters */
+    memset(&zst, 0, sizeof zst);
     if (o->dead_squares && start_dead(&b)) {
         out.stop = STOP_EXHAUSTED;
+    } else if (o->zones && o->search != 1 && !o->optimal && o->strategy == 2 &&
+               lim->deadline_ns > lim->start_ns &&
+               solve_by_zones(lv, &b, o, lim, mem_limit - MIN(mem_limit, table_bytes), res,
+                              &zst)) {
+        /* solved zone by zone */
     } else if (o->search == 1) {
         bfs_config cfg = {.prune_dead = (int)o->dead_squares};
         bfs_solve(&b, &cfg, lim, &mem, &out);
@@ -145,53 +384,28 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             portfolio_config pcfg = {.astar = acfg, .fess = fcfg, .backward = bcfg,
                                      .use_backward = 1, .meet = (int)o->meet,
                                      .use_opening = (int)o->opening,
-                                     .opening_halves = halves};
+                                     .opening_halves = halves,
+                                     .lent_opening = o->lent == 1};
             portfolio_solve(&b, &pcfg, lim, &mem, &out);
         }
     }
     res->st = out.st;
+    stats_add(&res->st, &zst);
     res->nmembers = out.nmembers;
     memcpy(res->members, out.members, sizeof res->members);
-    res->strategy = out.strategy ? out.strategy : "";
+    if (res->status != RESULT_SOLVED)
+        res->strategy = out.strategy ? out.strategy : "";
     if (out.solved) {
         movelist mv;
         moves_init(&mv);
-        replay_result rr;
-        if (path_build(&b, &out.pushes, &mv) != 0) {
+        if (path_build(&b, &out.pushes, &mv) != 0)
             snprintf(res->reason, sizeof res->reason,
                      "internal error: the search's pushes do not replay");
-        } else if (!solution_replay(&b, &mv, &rr)) {
-            snprintf(res->reason, sizeof res->reason,
-                     "internal error: the solution failed verification: %s", rr.reason);
-        } else {
-            res->found = rr.m;
-            if (o->optimize > 0) {
-                /* --optimize: moves first, or pushes first for a
-                 * push-optimal solution (its push count never grows). */
-                opt_config oc;
-                opt_config_default(&oc);
-                oc.metric = o->optimal ? OPT_PUSHES : OPT_MOVES;
-                search_limits ol;
-                memset(&ol, 0, sizeof ol);
-                ol.start_ns = timer_now_ns();
-                ol.deadline_ns = ol.start_ns + (int64_t)(o->optimize * 1e9);
-                ol.interrupt = lim->interrupt;
-                membudget om;
-                mem_init(&om, mem_limit);
-                opt_report rep;
-                if (optimize_solution(&b, &mv, &oc, &ol, &om, &rep) == 0)
-                    res->optimized = 1;
-                solution_replay(&b, &mv, &rr); /* optimize_solution keeps it a solution */
-            }
-            strbuf sb;
-            sb_init(&sb);
-            lurd_encode(&sb, &mv);
-            res->lurd = sb_take(&sb);
-            res->metrics = rr.m;
-            res->status = RESULT_SOLVED;
+        else if (finish_solution(&b, &mv, o, lim, mem_limit, res) == 0)
             res->optimal = out.optimal;
-        }
         moves_free(&mv);
+    } else if (res->status == RESULT_SOLVED) {
+        /* solved zone by zone */
     } else {
         snprintf(res->reason, sizeof res->reason, "%s", stop_reason_text(out.stop));
     }

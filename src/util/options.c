@@ -37,6 +37,7 @@ typedef struct opt_enum {
 static const opt_enum enums[] = {
     {"search", {"astar", "bfs", NULL}},
     {"strategy", {"astar", "fess", "portfolio", "backward", "opening", NULL}},
+    {"lent", {"astar", "opening", NULL}},
 };
 
 static const opt_enum *enum_named(const char *option)

@@ -14,10 +14,13 @@
     X(time, DBL, 600, 0, 1e9, "time limit per level in seconds (0 = none)")                  \
     X(memory, INT, 4096, 16, 1048576, "memory limit of a run in MiB, shared by its threads") \
     X(threads, INT, 1, 1, 64, "threads: levels at a time, two on a lone portfolio level")   \
+    X(lend_after, DBL, -1, -1, 1e9, "threads: a thread that finishes a level first lends itself to a level that has run this many seconds (-1 = only once no level is left to start)") \
+    X(lent, INT, 0, 0, 1, "threads: what a lent thread runs on a portfolio level: astar (A*) or opening (the opening search and A*)") \
     X(optimal, INT, 0, 0, 1, "prove the push count optimal (also: --optimal pushes)")        \
     X(optimize, DBL, 0, 0, 1e9, "optimize each solution found for this many seconds before it is written (moves first; pushes first with --optimal; 0 = off)") \
     X(search, INT, 0, 0, 1, "search: astar (the searches of --strategy) or bfs (breadth-first over pushes)") \
     X(strategy, INT, 2, 0, 4, "fast mode: astar (A*), fess (feature-space search), portfolio (every member, in turn or side by side), backward (pulls from the goals), opening (pulls to an open position, then FESS meeting them)") \
+    X(zones, INT, 1, 0, 1, "fast mode: a level whose boxes fall into zones they never leave, as many goals as boxes in each, is first solved zone by zone (the other zones' boxes standing as walls) in half its time") \
     X(advisors, INT, 1, 0, 1, "fess: advisors choose weight-0 moves (0 = all moves weigh the same)") \
     X(rooms, INT, 1, 0, 1, "fess: the rooms feature (links between rooms that boxes cut)") \
     X(hotspots, INT, 1, 0, 1, "fess: the hotspots advisor (a move that takes a box out of another's way)") \

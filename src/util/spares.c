@@ -3,7 +3,9 @@
  * events per second, so a broadcast to all of them costs nothing. */
 #include "spares.h"
 
+#include <errno.h>
 #include <stddef.h>
+#include <time.h>
 
 enum { TASK_QUEUED = 1, TASK_RUNNING, TASK_RAN, TASK_RETURNED };
 
@@ -30,6 +32,26 @@ void spares_destroy(spares *s)
     pthread_cond_destroy(&s->cv);
 }
 
+/* Takes the first queued task and runs it (s->mu held on entry and on
+ * return, released while the task runs), then stays lent, and the memory
+ * share with the borrower, until the borrower gives the thread back. */
+static void run_first(spares *s)
+{
+    spare_task *t = s->queue;
+    int back = 0;
+    s->queue = t->next;
+    s->queued--;
+    t->state = TASK_RUNNING;
+    t->back = &back;
+    pthread_mutex_unlock(&s->mu);
+    t->run(t->arg);
+    pthread_mutex_lock(&s->mu);
+    t->state = TASK_RAN;
+    pthread_cond_broadcast(&s->cv);
+    while (!back)
+        pthread_cond_wait(&s->cv, &s->mu);
+}
+
 void spares_serve(spares *s)
 {
     pthread_mutex_lock(&s->mu);
@@ -47,23 +69,30 @@ void spares_serve(spares *s)
             s->idle--;
             continue;
         }
-        spare_task *t = s->queue;
-        int back = 0;
-        s->queue = t->next;
-        s->queued--;
-        t->state = TASK_RUNNING;
-        t->back = &back;
-        pthread_mutex_unlock(&s->mu);
-        t->run(t->arg);
-        pthread_mutex_lock(&s->mu);
-        t->state = TASK_RAN;
-        pthread_cond_broadcast(&s->cv);
-        /* Stay lent (and the memory share with the borrower) until the
-         * borrower gives the thread back. */
-        while (!back)
-            pthread_cond_wait(&s->cv, &s->mu);
+        run_first(s);
     }
     pthread_mutex_unlock(&s->mu);
+}
+
+int spares_help(spares *s, int64_t wait_ns)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    int64_t ns = until.tv_nsec + wait_ns;
+    until.tv_sec += (time_t)(ns / 1000000000);
+    until.tv_nsec = (long)(ns % 1000000000);
+    pthread_mutex_lock(&s->mu);
+    int timed_out = 0;
+    while (!s->queue && !timed_out) {
+        s->idle++;
+        timed_out = pthread_cond_timedwait(&s->cv, &s->mu, &until) == ETIMEDOUT;
+        s->idle--;
+    }
+    int ran = s->queue != NULL;
+    if (ran)
+        run_first(s);
+    pthread_mutex_unlock(&s->mu);
+    return ran;
 }
 
 int spares_lend(spares *s, spare_task *t, void (*run)(void *arg), void *arg)

@@ -40,6 +40,13 @@ void spares_destroy(spares *s);
  * task this thread ran has been given back. */
 void spares_serve(spares *s);
 
+/* Called by a worker that still has levels to start but would rather lend
+ * itself first: serves the pool as spares_serve does, for one task at
+ * most. Returns 1 once a task lent to this thread has run and been given
+ * back, 0 when no search borrowed the thread within `wait_ns` (a borrower
+ * asks at its slice boundaries, a few times a second). */
+int spares_help(spares *s, int64_t wait_ns);
+
 /* If an idle thread is waiting, queues `t` for it and returns 1 (the caller
  * then owns one more share of memory, and must call spares_wait(s, t)
  * before `t` goes out of scope); else returns 0 at once. */

@@ -42,7 +42,7 @@ for k in $(echo $keys | tr ' ' '\n' | sort -u); do
 done
 for m in "box lines" "box changes" "pushing sessions" "player lines"; do
     grep -q "$m" $MAN && pass || fail "$MAN does not define the metric $m"
-    grep -q "| $m |" README.md && pass || fail "README.md does not define the metric $m"
+    grep -q "| $m |" $FORMATS && pass || fail "$FORMATS does not define the metric $m"
 done
 if command -v groff > /dev/null 2>&1; then
     warnings=$(groff -man -ww -z $MAN 2>&1)

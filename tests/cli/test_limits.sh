@@ -205,6 +205,21 @@ if have_shared && [ -f "$LEVELS/xsokoban90.xsb" ]; then
     [ -n "$nodes" ] && [ "$nodes" -ge 300000 ] && [ "$nodes" -le 301000 ] && pass ||
         fail "2 threads, --max-nodes 300000: $nodes positions stored"
 
+    # --lend-after: a thread that finishes a level lends itself to one that
+    # has run that long before starting the next. XSokoban 29 (unsolved in
+    # 1.5 s), then 30 (0.4 s) and 31: without it, one thread runs 29 while
+    # the other runs 30 alone (31 still to start, nothing to lend); with
+    # --lend-after 0 both serve 29, then 30 gets the second thread too.
+    run "$KEEPER" solve "$XS" --levels 29-31 --threads 2 --time 1.5 --verbose --format jsonl
+    lent30=$(awk '$1 == 30 { on = 1; next } $1 == 31 { on = 0 } on && /lent_threads/' "$WORK/err")
+    [ -z "$lent30" ] && pass || fail "XSokoban 30 beside 29 got a lent thread: $lent30"
+    run "$KEEPER" solve "$XS" --levels 29-31 --threads 2 --time 1.5 --verbose --format jsonl --lend-after 0
+    expect_out '"index":30,.*"status":"solved"' "--lend-after 0: XSokoban 30 solved"
+    lent29=$(awk '$1 == 29 { on = 1; next } $1 == 30 { on = 0 } on && /lent_threads +1 /' "$WORK/err")
+    lent30=$(awk '$1 == 30 { on = 1; next } $1 == 31 { on = 0 } on && /lent_threads +1 /' "$WORK/err")
+    [ -n "$lent29" ] && [ -n "$lent30" ] && pass ||
+        fail "--lend-after 0: XSokoban 29 and 30 should each get the second thread: $(grep -E '^ +(29|30|31) |lent' "$WORK/err")"
+
     # The opening search's node limit counts all its searches (66: 300,000
     # backward positions of the first leg, then its FESS; it solves 66 in
     # 332,554)

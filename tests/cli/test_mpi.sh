@@ -187,7 +187,7 @@ fi
 # --- a rank that dies (KEEPER_MPI_TEST_LOSE_RANK: rank 1 exits on its first
 #     level, the largest: Goal Room). Open MPI 4's mpirun, by default, ends
 #     the whole job and exits non-zero saying which process exited: the
-#     documented behaviour (README, "Clusters").
+#     documented behaviour (docs/cluster.md, "A rank that dies").
 KEEPER_MPI_TEST_LOSE_RANK=1 run mpirun $ROOT --oversubscribe -x KEEPER_MPI_TEST_LOSE_RANK -n 3 \
     "$MPI" solve "$DEMO" --search bfs --format jsonl
 [ "$RC" -ne 0 ] && pass || fail "a lost rank, default mpirun: exit 0"

@@ -7,6 +7,7 @@
  *    the raw character grid. */
 #include "test.h"
 #include "../../src/analysis/distance.h"
+#include "../../src/analysis/zones.h"
 #include "../../src/core/board.h"
 #include "../../src/core/level.h"
 #include "../../src/core/position.h"
@@ -106,6 +107,98 @@ TEST(distances_and_dead_squares_match_brute_force)
     int limit = test_quick() ? 8 : 40;
     for (int k = 0; k < c.nlevels && k < limit; k++)
         check_distances(&c.levels[k]);
+    collection_free(&c);
+}
+
+/* Zones: a box that can reach a goal (a lone box, push distances checked
+ * against brute force above) is in that goal's zone, every zone holds a
+ * goal, and dead squares are in none. Returns the zones found (-1 when the
+ * level was not checked). */
+static int check_zones(const level *lv, zones *out)
+{
+    board b;
+    if (board_build(&b, lv) != 0)
+        return -1;
+    CHECK(distance_analyze(&b) == 0);
+    zones z;
+    if (zones_find(&b, &z) != 0) {
+        test_fail(__FILE__, __LINE__, "zones_find failed");
+        board_free(&b);
+        return -1;
+    }
+    int *has_goal = xcalloc((size_t)z.n + 1, sizeof *has_goal);
+    for (int s = 0; s < b.nsq; s++) {
+        if (b.dead[s]) {
+            CHECK_INT(z.of[s], -1);
+            continue;
+        }
+        CHECK(z.of[s] >= 0 && z.of[s] < z.n);
+        for (int g = 0; g < b.nboxes; g++)
+            if (b.goal_dist[(size_t)g * (size_t)b.nsq + (size_t)s] != DIST_INF)
+                CHECK_INT(z.of[s], z.of[b.goals[g]]);
+    }
+    for (int g = 0; g < b.nboxes; g++)
+        has_goal[z.of[b.goals[g]]] = 1;
+    int boxes = 0, goals = 0;
+    for (int k = 0; k < z.n; k++) {
+        CHECK(has_goal[k]);
+        boxes += z.boxes[k];
+        goals += z.goals[k];
+    }
+    CHECK_INT(goals, b.nboxes);
+    CHECK_INT(boxes, b.nboxes);
+    free(has_goal);
+    int n = z.n;
+    if (out)
+        *out = z;
+    else
+        zones_free(&z);
+    board_free(&b);
+    return n;
+}
+
+TEST(zones_hold_every_square_a_box_can_reach)
+{
+    collection c;
+    REQUIRE(collection_load(&c, "tests/data/zones.xsb") == 0);
+    for (int k = 0; k < c.nlevels; k++) {
+        zones z;
+        CHECK_INT(check_zones(&c.levels[k], &z), 2);
+        CHECK_INT(z.active, 2);
+        CHECK(z.balanced);
+        CHECK_INT(z.boxes[0], 2);
+        zones_free(&z);
+    }
+    collection_free(&c);
+    REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
+    for (int k = 0; k < c.nlevels; k++)
+        check_zones(&c.levels[k], NULL);
+    collection_free(&c);
+    /* Sasquatch IV: levels 20, 28, 31 and 47 fall into 2, 2, 2 and 4
+     * zones with boxes off their goals (the others into one, or none
+     * balanced) */
+    const char *path = test_shared_level("sasquatch4_50.xsb");
+    if (!path)
+        SKIP("sasquatch4_50.xsb not found (the levels made here checked)");
+    REQUIRE(collection_load(&c, path) == 0);
+    int split = 0;
+    for (int k = 0; k < c.nlevels; k++) {
+        zones z;
+        if (check_zones(&c.levels[k], &z) < 0)
+            continue;
+        if (z.active >= 2 && z.balanced) {
+            split++;
+            int want = c.levels[k].index == 47 ? 4 : 2;
+            if (c.levels[k].index == 20 || c.levels[k].index == 28 ||
+                c.levels[k].index == 31 || c.levels[k].index == 47)
+                CHECK_INT(z.active, want);
+            else
+                test_fail(__FILE__, __LINE__, "Sasquatch IV %d split into %d zones",
+                          c.levels[k].index, z.active);
+        }
+        zones_free(&z);
+    }
+    CHECK_INT(split, 4);
     collection_free(&c);
 }
 

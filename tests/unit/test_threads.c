@@ -155,6 +155,56 @@ TEST(threads_spares_lend_an_idle_thread)
     spare_stop(&s, tid);
 }
 
+/* A worker with levels still to start offers itself (spares_help): it runs
+ * a task lent within the wait and then returns, still a worker; with no
+ * borrower it returns 0 after the wait. */
+typedef struct helper_arg {
+    spares *s;
+    int64_t wait_ns;
+    int ran;
+    double seconds;
+} helper_arg;
+
+static void *helper(void *arg)
+{
+    helper_arg *h = arg;
+    int64_t t0 = timer_now_ns();
+    h->ran = spares_help(h->s, h->wait_ns);
+    h->seconds = timer_seconds_since(t0);
+    return NULL;
+}
+
+TEST(threads_spares_help_then_go_back_to_work)
+{
+    spares s;
+    spares_init(&s, 2, 0);
+    /* no borrower: the offer lapses after the wait */
+    helper_arg h = {&s, 100000000, -1, 0};
+    pthread_t tid;
+    REQUIRE(pthread_create(&tid, NULL, helper, &h) == 0);
+    pthread_join(tid, NULL);
+    CHECK_INT(h.ran, 0);
+    CHECK(h.seconds >= 0.09);
+    CHECK_INT(s.idle, 0);
+    CHECK_INT(s.working, 2); /* still a worker */
+
+    /* a borrower: the task runs on the helper, which returns after it is
+     * given back */
+    helper_arg h2 = {&s, 60 * (int64_t)1000000000, -1, 0};
+    REQUIRE(pthread_create(&tid, NULL, helper, &h2) == 0);
+    wait_idle(&s);
+    spare_task t;
+    int runs = 0;
+    REQUIRE(spares_lend(&s, &t, add_one, &runs) == 1);
+    spares_wait(&s, &t);
+    pthread_join(tid, NULL);
+    CHECK_INT(h2.ran, 1);
+    CHECK_INT(runs, 1);
+    CHECK(h2.seconds < 30);
+    CHECK_INT(s.idle, 0);
+    spares_destroy(&s);
+}
+
 /* ---------------------------------------------------------- the portfolio */
 
 /* Solves XSokoban level `index` with the portfolio on this thread and one
