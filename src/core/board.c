@@ -63,6 +63,11 @@ int board_build(board *b, const level *lv)
         b->zbox[s] = board_mix64(0x6b656570657231ULL ^ ((uint64_t)s * 0x100000001B3ULL));
         b->zplayer[s] = board_mix64(0x706c61796572ULL ^ ((uint64_t)s * 0xC2B2AE3D27D4EB4FULL));
     }
+    for (int i = 0; i < LEVEL_END_MAX; i++) {
+        int c = lv->end_cell1[i] - 1;
+        if (c >= 0 && c < W * H && b->sq_of_cell[c] != SQ_NONE)
+            b->end_sq[b->nend++] = b->sq_of_cell[c];
+    }
     if (nboxes != ngoals || nboxes == 0) {
         board_free(b);
         return -1;

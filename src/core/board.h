@@ -31,6 +31,10 @@ typedef struct board {
     sq_t *goals;       /* [nboxes] goal squares, ascending */
     sq_t *start_boxes; /* [nboxes] initial box squares, ascending */
     sq_t start_player;
+    sq_t end_sq[LEVEL_END_MAX]; /* squares the player's region must hold in a
+                                   solved position (lv->end_cell1; see
+                                   board_end_ok), the first nend of them */
+    int nend;
     uint64_t *zbox;    /* [nsq] Zobrist keys for a box on a square */
     uint64_t *zplayer; /* [nsq] Zobrist keys for the normalized player */
 

@@ -31,6 +31,8 @@
 #define LEVEL_MAX_WIDTH 256
 #define LEVEL_MAX_HEIGHT 256
 #define LEVEL_MAX_BOXES 1024
+/* Squares a sub-level's player must reach at the end (level.end_cell1). */
+#define LEVEL_END_MAX 4
 /* Moves in one section; longer ones are rejected as invalid input. */
 #define LEVEL_MAX_MOVES 10000000
 
@@ -62,6 +64,9 @@ typedef struct level {
     level_section *sections;
     int nsections, capsections;
     char *error; /* NULL when valid, else "FILE:LINE: error: ..." */
+    int end_cell1[LEVEL_END_MAX]; /* 0, or 1 + cells the player's region must
+                                     hold at the end (the zones' sub-levels,
+                                     search/solver.c); never read from a file */
 } level;
 
 typedef struct collection {

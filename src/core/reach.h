@@ -26,6 +26,16 @@ sq_t reach_compute(reach *r, const position *p, sq_t from);
 
 static inline bool reach_floor(const reach *r, sq_t s) { return r->stamp[s] == r->ts; }
 static inline bool reach_box(const reach *r, sq_t s) { return r->stamp[s] == r->ts + 1; }
+/* Whether a position with every box on a goal, the player's region in r,
+ * is solved: on a board that asks for it (b->nend), the region must hold
+ * those squares too. */
+static inline bool board_end_ok(const board *b, const reach *r)
+{
+    for (int i = 0; i < b->nend; i++)
+        if (!reach_floor(r, b->end_sq[i]))
+            return false;
+    return true;
+}
 
 /* The same result as reach_compute(r, p, B) for the position p just after
  * one push of a box from B to O (the player now on B), computed from

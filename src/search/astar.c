@@ -335,7 +335,8 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
     if (ng > a->st->max_depth)
         a->st->max_depth = ng;
     uint32_t f = f_of(a, a->cq, ng, h);
-    if (h == 0 && (!a->cfg->optimal || (f == a->fmin && ol_min_f(&a->open[0]) >= f))) {
+    if (h == 0 && board_end_ok(b, &a->reach[depth + 1]) &&
+        (!a->cfg->optimal || (f == a->fmin && ol_min_f(&a->open[0]) >= f))) {
         /* Solved. In optimal mode only when no open node can be shorter:
          * every open f is at least f (the bound is not always consistent,
          * so a child may have been queued below fmin); otherwise the goal
@@ -606,7 +607,7 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
         out->st.nodes = 1;
         undo_rec none = {0, 0, 0, 0};
         pstack_push(&a->path, root, &none);
-        if (pos_solved(&a->pos)) {
+        if (pos_solved(&a->pos) && board_end_ok(b, &a->reach[0])) {
             a->goal = root;
             a->finished = 1;
         return a;
@@ -651,15 +652,15 @@ int astar_step(astar *a, uint64_t node_budget)
         out->st.setpos_steps += pstack_set(&a->path, &a->pos, &a->ns, n);
         if (cfg->check)
             debug_check(a);
-        if (h == 0 && pos_solved(&a->pos)) {
+        reach_compute(&a->reach[0], &a->pos, a->pos.player);
+        out->st.reach_calls++;
+        if (h == 0 && pos_solved(&a->pos) && board_end_ok(a->b, &a->reach[0])) {
             a->goal = n;
             break;
         }
         a->fmin = f;
         if (f > out->st.best_lower_bound)
             out->st.best_lower_bound = f;
-        reach_compute(&a->reach[0], &a->pos, a->pos.player);
-        out->st.reach_calls++;
         lb_solve(&a->lb, &a->sols[0], a->pos.boxes);
         if (expand(a, n, 0))
             break;

@@ -676,6 +676,8 @@ static int add_roots(backward *w, uint32_t vroot)
             continue;
         sq_t norm = reach_compute(&w->r, p, q);
         w->st->reach_calls++;
+        if (!board_end_ok(b, &w->r))
+            continue; /* the player must end elsewhere */
         uint64_t hash = p->hash ^ b->zplayer[norm];
         if (nodes_find(&w->ns, hash) != NODE_NONE)
             continue; /* a zone already rooted */

@@ -588,7 +588,7 @@ static int generate(fess *f, uint32_t n, int pruned)
                 f->st->nodes++;
                 if (ng > f->st->max_depth)
                     f->st->max_depth = ng;
-                if (pos_solved(p) && !f->cfg->goal_needs_meet) {
+                if (pos_solved(p) && !f->cfg->goal_needs_meet && board_end_ok(b, &f->rc)) {
                     f->goal = c;
                     pos_undo(p, &u);
                     return 1;
@@ -852,7 +852,7 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
         out->st.nodes = 1;
         undo_rec none = {0, 0, 0, 0};
         pstack_push(&f->path, root, &none);
-        if (pos_solved(&f->pos) && !cfg->goal_needs_meet) {
+        if (pos_solved(&f->pos) && !cfg->goal_needs_meet && board_end_ok(b, &f->r)) {
             f->goal = root;
             f->finished = 1;
             return f;

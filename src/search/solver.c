@@ -147,6 +147,56 @@ static char *zone_text(const level *lv, const board *b, const zones *z, const ch
     return sb_take(&sb);
 }
 
+/* Where the player must end zone k's sub-level in position g, into
+ * ends[] (cells; returns how many, at most LEVEL_END_MAX): for each zone
+ * still to do (done[]) but k, the cell nearest the player next to one of
+ * its boxes, found through the free floor and zone k's boxes (they move)
+ * and never on one of zone k's goals (a box ends there). Finishing zone k
+ * then leaves the player a way to each of the others (a room's last box
+ * pushed in from inside closes its door behind the player). */
+static int zone_end_cells(const level *lv, const board *b, const zones *z, const char *g,
+                          const char *done, int k, int *ends)
+{
+    int w = lv->width, ncells = w * lv->height, p = 0, nends = 0;
+    while (p < ncells && g[p] != '@' && g[p] != '+')
+        p++;
+    int *queue = xmalloc((size_t)ncells * sizeof *queue);
+    char *seen = xcalloc((size_t)ncells, 1);
+    char *found = xcalloc((size_t)z->n, 1);
+    const int step[4] = {-1, -w, 1, w};
+    int head = 0, tail = 0;
+    queue[tail++] = p;
+    seen[p] = 1;
+    while (head < tail && nends < LEVEL_END_MAX) {
+        int c = queue[head++];
+        sq_t cs = b->sq_of_cell[c];
+        int free_end = !(b->is_goal[cs] && z->of[cs] == k);
+        for (int d = 0; d < 4; d++) {
+            int n = c + step[d];
+            if (n < 0 || n >= ncells || seen[n] || b->sq_of_cell[n] == SQ_NONE)
+                continue;
+            int zn = z->of[b->sq_of_cell[n]];
+            if (g[n] == '$' || g[n] == '*') {
+                if (zn >= 0 && zn != k && !done[zn]) {
+                    if (free_end && !found[zn] && nends < LEVEL_END_MAX) {
+                        found[zn] = 1;
+                        ends[nends++] = c;
+                    }
+                    continue;
+                }
+                if (zn != k)
+                    continue; /* a wall in the sub-level */
+            }
+            seen[n] = 1;
+            queue[tail++] = n;
+        }
+    }
+    free(found);
+    free(seen);
+    free(queue);
+    return nends;
+}
+
 /* Whether zone k's sub-level in position g is one: its boxes and goals
  * in the player's reach. */
 static int zone_reachable(const level *lv, const board *b, const zones *z, const char *g, int k)
@@ -216,6 +266,11 @@ static int solve_by_zones(const level *lv, const board *b, const options *o,
                         c.nlevels == 1 && c.levels[0].error ? c.levels[0].error : "");
             free(text);
             if (c.nlevels == 1 && !c.levels[0].error) {
+                /* the player ends where it can go on to the other zones */
+                int ends[LEVEL_END_MAX];
+                int nends = zone_end_cells(lv, b, &z, g, done, k, ends);
+                for (int e = 0; e < nends; e++)
+                    c.levels[0].end_cell1[e] = ends[e] + 1;
                 options so = *o;
                 so.zones = 0;
                 so.optimize = 0;

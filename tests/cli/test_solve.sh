@@ -352,6 +352,15 @@ if [ -f "$LEVELS/sasquatch6_50.xsb" ]; then
 else
     skip "$LEVELS/sasquatch6_50.xsb not found: zones on Sasquatch VI 17"
 fi
+if [ -f "$LEVELS/sasquatch7_50.xsb" ]; then
+    # three zones; the player must end each where it can go on to the
+    # others (the right zone's last box, pushed in from inside, would shut
+    # it in): solved in about a second, by neither whole-board search in 20 s
+    run "$KEEPER" solve "$LEVELS/sasquatch7_50.xsb" --level 30 --time 60 --format jsonl
+    expect_out '"index":30,.*"status":"solved".*"strategy":"zones"' "Sasquatch VII 30: solved zone by zone"
+else
+    skip "$LEVELS/sasquatch7_50.xsb not found: zones on Sasquatch VII 30"
+fi
 
 # --- two threads: the levels run side by side, and the last one gets the
 # spare thread (the portfolio's searches side by side); every solution

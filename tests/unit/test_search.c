@@ -9,9 +9,12 @@
 #include "../../src/search/astar.h"
 #include "../../src/search/bfs.h"
 #include "../../src/search/pathbuild.h"
+#include "../../src/search/solver.h"
+#include "../../src/util/options.h"
 #include "../../src/util/timer.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static astar_config all_on(int optimal)
 {
@@ -115,4 +118,67 @@ TEST(xsokoban_1_is_97_pushes)
     push_seq_free(&o.pushes);
     board_free(&b);
     collection_free(&c);
+}
+
+/* A level that asks where the player ends (level.end_cell1, the zones'
+ * sub-levels): the goal is the doorway between two rooms. One push from
+ * the left solves it, the player left behind; to end in the right room the
+ * box must go through the door and be pushed back into it from the right.
+ * Every search that can end a level honours the end: the solution ends
+ * with the player in the right room, and asked to end in a square no
+ * solution reaches (the doorway itself, under the box) none is found. */
+TEST(searches_end_where_the_level_asks)
+{
+    static const char *text = "#########\n"
+                              "#   #   #\n"
+                              "# @$.   #\n"
+                              "#   #   #\n"
+                              "#########\n";
+    const char *names[] = {"astar", "fess", "portfolio", "backward"};
+    const long strategies[] = {0, 1, 2, 3};
+    for (int k = 0; k < 4; k++) {
+        for (int endc = 0; endc < 3; endc++) {
+            collection c;
+            collection_parse(&c, "door.xsb", text, strlen(text));
+            REQUIRE(c.nlevels == 1 && !c.levels[0].error);
+            level *lv = &c.levels[0];
+            int want_col = endc == 0 ? 0 : endc == 1 ? 6 : 4; /* 0: no end asked */
+            if (endc)
+                lv->end_cell1[0] = 1 * lv->width + want_col + 1; /* row 1 */
+            if (endc == 2)
+                lv->end_cell1[0] = 2 * lv->width + 4 + 1; /* the doorway: the goal */
+            options o;
+            options_init(&o);
+            o.strategy = strategies[k];
+            o.zones = 0;
+            search_limits lim;
+            memset(&lim, 0, sizeof lim);
+            lim.start_ns = timer_now_ns();
+            lim.deadline_ns = lim.start_ns + 20 * (int64_t)1000000000;
+            solve_result res;
+            solve_level(lv, &o, &lim, 64u << 20, &res);
+            if (endc == 2) {
+                if (res.status == RESULT_SOLVED)
+                    test_fail(__FILE__, __LINE__, "%s: solved with the player under the box",
+                              names[k]);
+            } else if (res.status != RESULT_SOLVED) {
+                test_fail(__FILE__, __LINE__, "%s, end %d: not solved (%s)", names[k], endc,
+                          res.reason);
+            } else {
+                /* play it: where does the player end? */
+                int col = 2, pushes = 0;
+                for (const char *m = res.lurd; *m; m++) {
+                    col += (*m == 'r' || *m == 'R') - (*m == 'l' || *m == 'L');
+                    pushes += *m >= 'A' && *m <= 'Z';
+                }
+                if (endc == 0)
+                    CHECK_INT(pushes, 1);
+                else if (col <= 4)
+                    test_fail(__FILE__, __LINE__, "%s: the player ends in column %d, left of the door",
+                              names[k], col);
+            }
+            solve_result_free(&res);
+            collection_free(&c);
+        }
+    }
 }
