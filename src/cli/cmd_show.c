@@ -7,6 +7,7 @@
 #include "../analysis/packing.h"
 #include "../analysis/plan.h"
 #include "../analysis/rooms.h"
+#include "../analysis/zones.h"
 #include "../deadlock/capsets.h"
 #include "../core/board.h"
 #include "../optimize/optimize.h"
@@ -18,6 +19,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The zones (analysis/zones.h), where the level splits into two or more
+ * that keeper solve takes one at a time. */
+static void show_zones(const board *b)
+{
+    zones z;
+    if (zones_find(b, &z) != 0)
+        return;
+    if (z.active >= 2 && z.balanced) {
+        printf("  zones: %d that boxes never leave, solved one at a time first; boxes per zone:",
+               z.n);
+        for (int k = 0; k < z.n; k++)
+            printf(" %d", z.boxes[k]);
+        printf("\n");
+    }
+    zones_free(&z);
+}
+
 static void show_usage(FILE *f)
 {
     fprintf(f,
@@ -27,7 +45,8 @@ static void show_usage(FILE *f)
             "\n"
             "Prints each level with its size, boxes, inner squares, notes and saved\n"
             "solutions, and the board analysis: dead squares (a box there can never\n"
-            "reach a goal, marked x) and the nearest-goal push lower bound.\n"
+            "reach a goal, marked x), the nearest-goal push lower bound and, where\n"
+            "the boxes fall into zones they never leave, the zones.\n"
             "\n"
             "  --rooms   also print the rooms of the board (groups of 2x2 floor blocks),\n"
             "            drawn as letters a, b, c ... (uppercase for a room that holds\n"
@@ -436,6 +455,7 @@ int cmd_show(int argc, char **argv)
             printf("  lower bound: a box starts on a dead square (unsolvable)\n");
         else
             printf("  lower bound (nearest goal): %ld pushes\n", lb);
+        show_zones(&b);
         printf("  board, dead squares marked x:\n");
         print_marked(&b, lv, b.dead, 'x');
         packing pk;

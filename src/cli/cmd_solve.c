@@ -7,10 +7,8 @@
  * far is still printed. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
-#include "solread.h"
 #include "solveout.h"
 #include "../../include/keeper.h"
-#include "../optimize/vicinity.h"
 #include "../search/solver.h"
 #include "../util/options.h"
 #include "../util/spares.h"
@@ -247,37 +245,6 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* --resume: marks in skip[k] the levels of c that a->resume (an earlier
- * run's output: SOK, LURD lines or JSON lines) holds a valid solution of,
- * replayed here; *n counts them. An invalid solution there is reported and
- * its level solved again. Returns 0, or EXIT_BAD_INPUT when the file cannot
- * be read (error printed). */
-static int resume_read(const solve_args *a, const collection *c, char **skip, int *n)
-{
-    vlist items = {0};
-    int rc = sol_read(&items, c, &a->sel, a->resume);
-    if (rc) {
-        sol_list_free(&items);
-        return rc;
-    }
-    size_t nl = (size_t)MAX(c->nlevels, 1);
-    char **best = xcalloc(nl, sizeof *best);
-    sol_metrics *m = xcalloc(nl, sizeof *m);
-    sol_best(&items, c, &a->sel, OPT_MOVES, best, m);
-    *skip = xcalloc(nl, 1);
-    *n = 0;
-    for (int k = 0; k < c->nlevels; k++)
-        if (best[k]) {
-            (*skip)[k] = 1;
-            (*n)++;
-            free(best[k]);
-        }
-    free(best);
-    free(m);
-    sol_list_free(&items);
-    return 0;
-}
-
 static void solve_usage(FILE *f)
 {
     fprintf(f,
@@ -314,7 +281,7 @@ int cmd_solve(int argc, char **argv)
     char *resumed = NULL; /* --resume: [k] = level k was solved there */
     int nresumed = 0;
     if (cli_check_level_sel(&a.sel, &c, "solve") != 0 || solve_output_is_input(&a, file) ||
-        (a.resume && resume_read(&a, &c, &resumed, &nresumed) != 0) ||
+        (a.resume && solve_resume_read(&a, &c, &resumed, &nresumed) != 0) ||
         !(out = solve_open_output(&a))) {
         free(resumed);
         collection_free(&c);
@@ -350,8 +317,7 @@ int cmd_solve(int argc, char **argv)
     cli_catch_stop_signals(on_stop_signal, old_sa);
 
     if (a.resume && !a.quiet)
-        fprintf(stderr, "keeper: --resume %s: %d level%s solved there (replayed), skipped\n",
-                a.resume, nresumed, nresumed == 1 ? "" : "s");
+        solveout_resumed(stderr, a.resume, nresumed);
     if (!a.quiet)
         solveout_header(stderr, c.name, njobs, &o, threads);
     solveout_notes(out, a.fmt, &c);

@@ -2,7 +2,9 @@
  * keeper solve and keeper-mpi (solveout.h). */
 #include "solveout.h"
 #include "html.h"
+#include "solread.h"
 #include "../../include/keeper.h"
+#include "../optimize/vicinity.h"
 #include "../util/str.h"
 #include "../util/util.h"
 
@@ -188,6 +190,33 @@ FILE *solve_open_output(const solve_args *a)
     return out;
 }
 
+int solve_resume_read(const solve_args *a, const collection *c, char **skip, int *n)
+{
+    vlist items = {0};
+    *skip = NULL;
+    *n = 0;
+    int rc = sol_read(&items, c, &a->sel, a->resume);
+    if (rc) {
+        sol_list_free(&items);
+        return rc;
+    }
+    size_t nl = (size_t)MAX(c->nlevels, 1);
+    char **best = xcalloc(nl, sizeof *best);
+    sol_metrics *m = xcalloc(nl, sizeof *m);
+    sol_best(&items, c, &a->sel, OPT_MOVES, best, m);
+    *skip = xcalloc(nl, 1);
+    for (int k = 0; k < c->nlevels; k++)
+        if (best[k]) {
+            (*skip)[k] = 1;
+            (*n)++;
+            free(best[k]);
+        }
+    free(best);
+    free(m);
+    sol_list_free(&items);
+    return 0;
+}
+
 /* ------------------------------------------------------------- output */
 
 void solveout_counters(FILE *f, const char *prefix, const stats *st, double seconds)
@@ -235,6 +264,12 @@ void solveout_header(FILE *f, const char *name, int njobs, const options *o, int
             o->optimal ? ", push-optimal" : "");
     fprintf(f, "%6s  %-20s  %-8s  %9s  %12s  %7s  %6s  %s\n", "level", "title", "result", "time",
             "nodes", "moves", "pushes", "note");
+}
+
+void solveout_resumed(FILE *f, const char *file, int n)
+{
+    fprintf(f, "keeper: --resume %s: %d level%s solved there (replayed), skipped\n", file, n,
+            n == 1 ? "" : "s");
 }
 
 void solveout_notes(FILE *out, out_format fmt, const collection *c)

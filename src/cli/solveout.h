@@ -41,6 +41,13 @@ FILE *solve_open_output(const solve_args *a);
 /* Whether --output names the same existing file as `file` or as --resume
  * (error printed). */
 int solve_output_is_input(const solve_args *a, const char *file);
+/* --resume: marks in skip[k] (allocated, c->nlevels entries) the levels of
+ * c that a->resume (an earlier run's output: SOK, LURD lines or JSON lines,
+ * read as keeper verify reads solutions) holds a valid solution of,
+ * replayed here; *n counts them. An invalid solution there is reported on
+ * stderr and its level is not marked (it is solved again). Returns 0, or
+ * EXIT_BAD_INPUT when the file cannot be read (error printed; *skip NULL). */
+int solve_resume_read(const solve_args *a, const collection *c, char **skip, int *n);
 
 /* Counts of a run, added to as rows are printed. */
 typedef struct solve_tally {
@@ -53,6 +60,8 @@ typedef struct solve_tally {
 void solveout_counters(FILE *f, const char *prefix, const stats *st, double seconds);
 /* The table's header: the collection, levels, limits, threads, search. */
 void solveout_header(FILE *f, const char *name, int njobs, const options *o, int threads);
+/* The line on stderr that says what --resume FILE skipped (n levels). */
+void solveout_resumed(FILE *f, const char *file, int n);
 /* The SOK output's first lines: the collection's notes. */
 void solveout_notes(FILE *out, out_format fmt, const collection *c);
 /* A finished level on stderr: its error when invalid (also with quiet),

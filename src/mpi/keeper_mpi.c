@@ -28,6 +28,20 @@
  * rank waits in MPI_Finalize for it.
  * The ranks run the same binary: structs travel as bytes.
  *
+ * Signals (solve): SIGINT, SIGTERM and SIGHUP stop a run as they stop
+ * keeper solve, on whichever rank they arrive (mpirun passes them on to
+ * every rank, Slurm sends them to every task). A rank that gets one stops
+ * the levels running there (they end 'interrupted') and starts none of
+ * those waiting. Rank 0 then hands out no more jobs (those never sent count
+ * as not started), sends TAG_INTERRUPT (empty) and, unless sent already,
+ * TAG_STOP to every live worker, takes the replies still due and writes
+ * every level finished, in input order. A worker that stops (its own
+ * signal, or TAG_INTERRUPT) sends TAG_UNSTARTED: the ids of the jobs it
+ * held and will not run, possibly none (which tells rank 0 to stop the run
+ * when the signal reached this worker alone); a job arriving after that is
+ * sent back the same way. A worker leaves its loop on TAG_STOP alone, so
+ * every job sent to it is answered.
+ *
  * Every rank's main thread does all MPI calls (MPI_THREAD_FUNNELED); the
  * solver threads only take jobs from and give results to a local pool.
  * Errors return (MPI_ERRORS_RETURN): a rank whose messages fail, or that
@@ -54,6 +68,8 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +77,19 @@
 #include <unistd.h>
 
 enum { TAG_JOB = 1, TAG_STOP = 2, TAG_RESULT = 3, TAG_ALIVE = 4, TAG_DONE = 5, TAG_RECALL = 6,
-       TAG_RECALLED = 7 };
+       TAG_RECALLED = 7, TAG_INTERRUPT = 8, TAG_UNSTARTED = 9 };
+
+/* Set on any rank by SIGINT, SIGTERM or SIGHUP (cli_catch_stop_signals, in
+ * solve), on a worker also by TAG_INTERRUPT, on rank 0 also by a worker's
+ * TAG_UNSTARTED; read by every thread (an atomic: see cmd_solve.c). */
+static atomic_int interrupted = 0;
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the stop flag must be lock-free");
+
+static void on_stop_signal(int sig)
+{
+    (void)sig;
+    atomic_store(&interrupted, 1);
+}
 
 /* Jobs a worker rank holds beyond its threads, waiting there. */
 #define AHEAD 1
@@ -76,14 +104,24 @@ struct work {
     int threads;    /* per rank */
     int lost;       /* rank 0: ranks lost */
     spares *spares; /* idle threads lent to running searches, or NULL */
+    atomic_int *interrupt; /* set: start no job, stop those running (solve);
+                              NULL: the run is not stopped (verify) */
     /* Any rank: runs job id with its payload, appends the reply. */
     void (*run)(work *w, int id, const char *payload, size_t n, strbuf *reply);
     /* Rank 0: the job's payload (appended to out). */
     void (*payload)(work *w, int id, strbuf *out);
     /* Rank 0: the reply of job id arrived, or reply NULL: its rank was lost. */
     void (*take)(work *w, int id, const char *reply, size_t n);
+    /* Rank 0: job id will not run (the run was interrupted first). */
+    void (*unstarted)(work *w, int id);
     long *weight; /* rank 0: larger jobs go out first */
 };
+
+/* Whether the run is being stopped (a signal): no job starts any more. */
+static int stopping(const work *w)
+{
+    return w->interrupt && atomic_load(w->interrupt);
+}
 
 /* The threads of one rank and their jobs: a queue of jobs to run, a queue
  * of ids whose reply is ready. */
@@ -110,7 +148,8 @@ static void *pool_thread(void *arg)
         pthread_mutex_lock(&p->mu);
         while (p->qh == p->qt && !p->closed)
             pthread_cond_wait(&p->cv, &p->mu);
-        if (p->qh == p->qt) {
+        /* Stopping: the jobs queued stay there, for pool_interrupt. */
+        if (p->qh == p->qt || stopping(p->w)) {
             pthread_mutex_unlock(&p->mu);
             break;
         }
@@ -201,6 +240,25 @@ static int pool_recall(pool *p)
     return id;
 }
 
+/* The run is stopping: closes the queue and takes every job still queued
+ * out of it (their payloads freed); writes their ids to ids (room for the
+ * run's jobs) and returns their count. The pool's threads start no job
+ * once stopping, so none of these has started. */
+static int pool_interrupt(pool *p, int32_t *ids)
+{
+    pthread_mutex_lock(&p->mu);
+    int n = 0;
+    for (; p->qh < p->qt; p->qh++) {
+        ids[n++] = p->qid[p->qh];
+        free(p->qpay[p->qh]);
+        p->qpay[p->qh] = NULL;
+    }
+    p->closed = 1;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    return n;
+}
+
 static void pool_finish(pool *p)
 {
     pool_close(p);
@@ -263,7 +321,8 @@ static void serve(work *w, int me)
 {
     pool p;
     pool_start(&p, w);
-    int stop = 0, inflight = 0;
+    int stop = 0, inflight = 0, halted = 0;
+    int32_t *unstarted = xcalloc((size_t)w->njobs + 1, sizeof(int32_t));
     strbuf msg;
     sb_init(&msg);
     int64_t beat = timer_now_ns();
@@ -273,6 +332,17 @@ static void serve(work *w, int me)
             /* still here (rank 0 counts a rank silent too long as lost) */
             MPI_Send("", 0, MPI_CHAR, 0, TAG_ALIVE, MPI_COMM_WORLD);
             beat = timer_now_ns();
+        }
+        if (stopping(w) && !halted) {
+            /* A signal here or rank 0's TAG_INTERRUPT: the jobs waiting go
+             * back unstarted (none: rank 0 learns that the run stops). */
+            halted = 1;
+            int nu = pool_interrupt(&p, unstarted);
+            inflight -= nu;
+            if (MPI_Send(unstarted, nu * (int)sizeof(int32_t), MPI_CHAR, 0, TAG_UNSTARTED,
+                         MPI_COMM_WORLD) != MPI_SUCCESS)
+                stop = 2;
+            busy = 1;
         }
         while ((id = pool_done(&p)) >= 0) {
             int32_t id32 = id;
@@ -308,6 +378,10 @@ static void serve(work *w, int me)
                 stop = 1;
                 pool_close(&p);
                 free(buf);
+            } else if (st.MPI_TAG == TAG_INTERRUPT) {
+                free(buf);
+                if (w->interrupt)
+                    atomic_store(w->interrupt, 1); /* taken up at the loop's top */
             } else if (st.MPI_TAG == TAG_RECALL) {
                 free(buf);
                 int32_t back = pool_recall(&p);
@@ -327,12 +401,22 @@ static void serve(work *w, int me)
                     _exit(3); /* the test of a lost worker */
                 int32_t id32;
                 memcpy(&id32, buf, sizeof id32);
-                size_t pn = (size_t)n - sizeof id32;
-                char *pay = xmalloc(pn + 1);
-                memcpy(pay, buf + sizeof id32, pn);
-                free(buf);
-                pool_push(&p, id32, pay, pn);
-                inflight++;
+                if (halted) {
+                    /* sent before rank 0 knew: back, unstarted */
+                    free(buf);
+                    if (MPI_Send(&id32, (int)sizeof id32, MPI_CHAR, 0, TAG_UNSTARTED,
+                                 MPI_COMM_WORLD) != MPI_SUCCESS) {
+                        stop = 2;
+                        break;
+                    }
+                } else {
+                    size_t pn = (size_t)n - sizeof id32;
+                    char *pay = xmalloc(pn + 1);
+                    memcpy(pay, buf + sizeof id32, pn);
+                    free(buf);
+                    pool_push(&p, id32, pay, pn);
+                    inflight++;
+                }
             }
             busy = 1;
         }
@@ -340,13 +424,28 @@ static void serve(work *w, int me)
             nap(&p);
     }
     sb_free(&msg);
+    free(unstarted);
     pool_finish(&p);
     /* The end: rank 0 says whether some rank was lost, in which case this
      * rank leaves without MPI_Finalize too (it would wait for the lost
-     * rank forever). A failed send means rank 0 is gone: leave as well. */
+     * rank forever). A failed send means rank 0 is gone: leave as well.
+     * A TAG_INTERRUPT may come first (rank 0 stopped after this rank's
+     * last reply): taken and dropped, so that no message is left. */
     char any_lost = 1;
-    if (stop != 2)
-        MPI_Recv(&any_lost, 1, MPI_CHAR, 0, TAG_DONE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    while (stop != 2) {
+        MPI_Status st;
+        int n = 0;
+        if (MPI_Probe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &st) != MPI_SUCCESS)
+            break;
+        MPI_Get_count(&st, MPI_CHAR, &n);
+        char *buf = xmalloc((size_t)n + 1);
+        int rc = MPI_Recv(buf, n, MPI_CHAR, 0, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS && st.MPI_TAG == TAG_DONE && n == 1)
+            any_lost = buf[0];
+        free(buf);
+        if (rc != MPI_SUCCESS || st.MPI_TAG == TAG_DONE)
+            break;
+    }
     if (any_lost)
         w->lost = 1;
 }
@@ -405,6 +504,16 @@ static void lose(work *w, coord *cs, int r, const char *why)
     free(held);
     free(cut);
     cs->load[r] = 0;
+}
+
+/* Job id will not run (the run is stopping): said to w, and resolved. */
+static void unstart(work *w, coord *cs, int id)
+{
+    if (tracing())
+        fprintf(stderr, "keeper-mpi: trace: job %d not started\n", id);
+    w->unstarted(w, id);
+    cs->got[id] = 1;
+    cs->ndone++;
 }
 
 typedef struct weighed {
@@ -468,14 +577,44 @@ static void coordinate(work *w, int size)
     char *recalling = xcalloc((size_t)size, 1); /* by rank: a recall is out */
     char *started = xcalloc((size_t)size, 1);   /* by rank: its last recall
                                                    found no job waiting */
+    int halted = 0; /* the run is stopping: no job goes out any more */
+    int32_t *ids = xcalloc((size_t)n + 1, sizeof(int32_t));
     strbuf msg;
     sb_init(&msg);
     for (;;) {
         int busy = 0;
+        /* 0. Stopping (a signal on this rank, or a worker's TAG_UNSTARTED):
+         *    the jobs queued here and those not sent will not run; every
+         *    live worker is told to stop, and that no job will follow. The
+         *    replies still due are taken below; a job recalled or taken
+         *    back from a lost rank from now on does not run either. */
+        if (stopping(w)) {
+            if (!halted) {
+                halted = 1;
+                if (tracing())
+                    fprintf(stderr, "keeper-mpi: trace: stopping\n");
+                int nu = pool_interrupt(&p, ids);
+                for (int i = 0; i < nu; i++) {
+                    unstart(w, &cs, ids[i]);
+                    load[0]--;
+                }
+                for (int r = 1; r < size; r++)
+                    if (alive[r] &&
+                        MPI_Send("", 0, MPI_CHAR, r, TAG_INTERRUPT, MPI_COMM_WORLD) != MPI_SUCCESS)
+                        lose(w, &cs, r, "its messages fail");
+                if (!stopped)
+                    stop_workers(alive, size);
+                stopped = 1;
+            }
+            while (next < n)
+                unstart(w, &cs, order[next++]);
+            while (cs.nback > 0)
+                unstart(w, &cs, back[--cs.nback]);
+        }
         /* 1. Hand out jobs while some rank has room: a free thread first
          *    (the least loaded rank, the workers before rank 0), then a
          *    place to wait on a worker rank. */
-        while (next < n || cs.nback > 0) {
+        while (!halted && (next < n || cs.nback > 0)) {
             int r = -1;
             for (int k = 1; k <= size; k++) {
                 int q = k % size;
@@ -549,7 +688,7 @@ static void coordinate(work *w, int size)
                 waiting |= load[r] > w->threads;
                 out |= recalling[r];
             }
-        if (next == n && cs.nback == 0 && free_thread)
+        if (!halted && next == n && cs.nback == 0 && free_thread)
             for (int r = 1; r < size; r++)
                 if (alive[r] && load[r] > w->threads && !recalling[r] && !started[r]) {
                     if (MPI_Send("", 0, MPI_CHAR, r, TAG_RECALL, MPI_COMM_WORLD) != MPI_SUCCESS) {
@@ -571,6 +710,8 @@ static void coordinate(work *w, int size)
         /* 3. Replies from rank 0's threads, then from the other ranks. */
         int id;
         while ((id = pool_done(&p)) >= 0) {
+            if (tracing())
+                fprintf(stderr, "keeper-mpi: trace: job %d done on rank 0\n", id);
             w->take(w, id, p.reply[id].s ? p.reply[id].s : "", p.reply[id].len);
             sb_free(&p.reply[id]);
             got[id] = 1;
@@ -586,6 +727,29 @@ static void coordinate(work *w, int size)
                    flag) {
                 MPI_Recv(NULL, 0, MPI_CHAR, r, TAG_ALIVE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 cs.heard[r] = now;
+            }
+            /* r stopped: the jobs it will not run (and, when the signal
+             * reached r alone, the news that the run stops) */
+            while (alive[r] && MPI_Iprobe(r, TAG_UNSTARTED, MPI_COMM_WORLD, &flag, &st) ==
+                                   MPI_SUCCESS &&
+                   flag) {
+                int len = 0;
+                MPI_Get_count(&st, MPI_CHAR, &len);
+                if (len < 0 || len > n * (int)sizeof(int32_t) ||
+                    MPI_Recv(ids, len, MPI_CHAR, r, TAG_UNSTARTED, MPI_COMM_WORLD,
+                             MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+                    lose(w, &cs, r, "its messages fail");
+                    break;
+                }
+                cs.heard[r] = now;
+                for (int i = 0; i < len / (int)sizeof(int32_t); i++)
+                    if (ids[i] >= 0 && ids[i] < n && owner[ids[i]] == r && !got[ids[i]]) {
+                        unstart(w, &cs, ids[i]);
+                        load[r]--;
+                    }
+                if (w->interrupt)
+                    atomic_store(w->interrupt, 1);
+                busy = 1;
             }
             if (alive[r] && recalling[r] &&
                 MPI_Iprobe(r, TAG_RECALLED, MPI_COMM_WORLD, &flag, &st) == MPI_SUCCESS && flag) {
@@ -635,6 +799,8 @@ static void coordinate(work *w, int size)
                 cs.heard[r] = timer_now_ns();
                 int32_t id32;
                 memcpy(&id32, buf, sizeof id32);
+                if (tracing())
+                    fprintf(stderr, "keeper-mpi: trace: job %d done on rank %d\n", id32, r);
                 w->take(w, id32, buf + sizeof id32, (size_t)len - sizeof id32);
                 got[id32] = 1;
                 load[r]--;
@@ -682,6 +848,7 @@ static void coordinate(work *w, int size)
     free(cs.seq);
     free(recalling);
     free(started);
+    free(ids);
     free(order);
     free(owner);
     free(got);
@@ -798,7 +965,7 @@ typedef struct solve_work {
     /* rank 0 */
     solve_result *res;  /* by job */
     char **keep;        /* by job: the reply the result's strings point into */
-    char *done;
+    char *done;         /* by job: 1 its result is in, 2 it will not run */
     int out_next, cur_file;
     int *file_end;      /* by file: one past its last job */
     int *file_jobs;
@@ -818,6 +985,7 @@ static void solve_run(work *w, int id, const char *payload, size_t n, strbuf *re
         lim.deadline_ns = lim.start_ns + (int64_t)(sw->a->o.time * 1e9);
     lim.max_nodes = (uint64_t)sw->a->o.max_nodes;
     lim.spares = w->spares;
+    lim.interrupt = w->interrupt;
     solve_result r;
     solve_level(sw->lv[id], &sw->a->o, &lim, sw->mem, &r);
     /* the struct, then its strings: strategy, member names, solution */
@@ -846,6 +1014,11 @@ static void solve_flush(solve_work *sw)
             int id = sw->out_next;
             if (!sw->done[id])
                 return;
+            if (sw->done[id] == 2) { /* interrupted before it started */
+                sw->tally.skipped++;
+                sw->out_next++;
+                continue;
+            }
             solveout_row(stderr, sw->lv[id], &sw->res[id], a->quiet, a->verbose, &sw->tally);
             fflush(stderr);
             solveout_level(sw->out, a->fmt, sw->lv[id], &sw->res[id]);
@@ -857,10 +1030,11 @@ static void solve_flush(solve_work *sw)
         /* the file is done: its totals, then the next file's header */
         if (!a->quiet)
             solveout_total(stderr, &sw->tally, sw->file_jobs[f], timer_seconds_since(sw->t_file),
-                           0);
+                           atomic_load(&interrupted));
         sw->sum.solved += sw->tally.solved;
         sw->sum.unsolved += sw->tally.unsolved;
         sw->sum.invalid += sw->tally.invalid;
+        sw->sum.skipped += sw->tally.skipped;
         memset(&sw->tally, 0, sizeof sw->tally);
         sw->t_file = timer_now_ns();
         sw->cur_file++;
@@ -904,6 +1078,13 @@ static void solve_take(work *w, int id, const char *reply, size_t n)
     solve_flush(sw);
 }
 
+static void solve_unstarted(work *w, int id)
+{
+    solve_work *sw = (solve_work *)w;
+    sw->done[id] = 2;
+    solve_flush(sw);
+}
+
 static void solve_usage(FILE *f)
 {
     fprintf(f,
@@ -914,9 +1095,11 @@ static void solve_usage(FILE *f)
             "ranks: rank 0 hands the levels out, largest first, --threads at a time to\n"
             "each rank (itself included), and writes the results in input order, the\n"
             "same bytes keeper solve writes for each FILE in turn (SOK, LURD or JSON\n"
-            "lines; the result table on stderr). A rank that dies is reported and its\n"
-            "levels come out unsolved with the reason 'worker lost'. verify checks\n"
-            "solutions the same way (see keeper verify --help).\n"
+            "lines; the result table on stderr). --html and --resume take one FILE. A\n"
+            "signal (SIGTERM, Ctrl-C) on any rank stops every rank; the levels finished\n"
+            "are written. A rank that dies is reported and its levels come out unsolved\n"
+            "with the reason 'worker lost'. verify checks solutions the same way (see\n"
+            "keeper verify --help).\n"
             "\n");
     solve_usage_options(f);
 }
@@ -933,9 +1116,12 @@ static int mpi_solve(int argc, char **argv, int me, int size, int *lost)
     }
     if (!status && a.html && a.nfiles > 1)
         status = cli_usage_error("solve", "--html takes one input file");
-    if (!status && a.resume) /* the skipped levels would have to reach every rank */
-        status = cli_usage_error("solve", "--resume is not supported by keeper-mpi yet; "
-                                          "continue the run with keeper solve --resume");
+    /* The output of a run over several files cannot be matched to each
+     * file exactly: its JSON lines repeat level numbers, its LURD lines do
+     * not say where a file ends. */
+    if (!status && a.resume && a.nfiles > 1)
+        status = cli_usage_error("solve", "--resume takes one input file (continue each file's "
+                                          "run on its own)");
     if (agree(status)) {
         solve_args_free(&a);
         return status;
@@ -952,15 +1138,28 @@ static int mpi_solve(int argc, char **argv, int me, int size, int *lost)
             status = EXIT_BAD_INPUT;
         }
     }
+    /* --resume: rank 0 reads the earlier output (solutions replayed); every
+     * rank leaves out the levels solved there */
+    char *resumed = NULL; /* by level of c[0]: solved in the --resume file */
+    int nresumed = 0;
+    if (me == 0 && !status && a.resume &&
+        solve_resume_read(&a, &c[0], &resumed, &nresumed) != 0)
+        status = EXIT_BAD_INPUT;
     FILE *out = NULL;
     if (me == 0 && !status && !(out = solve_open_output(&a)))
         status = EXIT_BAD_INPUT;
     if (agree(status)) {
+        free(resumed);
         for (int f = 0; f < a.nfiles; f++)
             collection_free(&c[f]);
         free(c);
         solve_args_free(&a);
         return status;
+    }
+    if (a.resume) {
+        if (me != 0)
+            resumed = xcalloc((size_t)MAX(c[0].nlevels, 1), 1);
+        MPI_Bcast(resumed, c[0].nlevels, MPI_CHAR, 0, MPI_COMM_WORLD);
     }
 
     solve_work sw;
@@ -980,7 +1179,7 @@ static int mpi_solve(int argc, char **argv, int me, int size, int *lost)
     for (int f = 0; f < a.nfiles; f++) {
         for (int k = 0; k < c[f].nlevels; k++) {
             const level *lv = &c[f].levels[k];
-            if (!cli_selected(&a.sel, lv->index))
+            if (!cli_selected(&a.sel, lv->index) || (resumed && f == 0 && resumed[k]))
                 continue;
             sw.file[n] = f;
             /* size: boxes first, then the board's area */
@@ -993,9 +1192,12 @@ static int mpi_solve(int argc, char **argv, int me, int size, int *lost)
     }
     sw.w.njobs = n;
     sw.w.threads = (int)MIN(a.o.threads, (long long)MAX(n, 1) * solve_level_threads(&a.o));
+    free(resumed);
     sw.w.run = solve_run;
     sw.w.payload = solve_payload;
     sw.w.take = solve_take;
+    sw.w.unstarted = solve_unstarted;
+    sw.w.interrupt = &interrupted;
     sw.mem = (uint64_t)a.o.memory * 1024 * 1024 / (uint64_t)sw.w.threads;
     spares sp;
     spares_init(&sp, sw.w.threads, sw.mem);
@@ -1007,6 +1209,8 @@ static int mpi_solve(int argc, char **argv, int me, int size, int *lost)
         sw.done = xcalloc((size_t)n + 1, 1);
         sw.out = out;
         sw.t_file = timer_now_ns();
+        if (a.resume && !a.quiet)
+            solveout_resumed(stderr, a.resume, nresumed);
         if (!a.quiet)
             solveout_header(stderr, c[0].name, sw.file_jobs[0], &a.o,
                             (int)MIN(a.o.threads, (long long)MAX(sw.file_jobs[0], 1) *
@@ -1014,17 +1218,29 @@ static int mpi_solve(int argc, char **argv, int me, int size, int *lost)
         solveout_notes(out, a.fmt, &c[0]);
         solve_flush(&sw); /* files without a selected level */
     }
+    /* Every rank: a signal stops the run as it stops keeper solve (see the
+     * top of this file). */
+    atomic_store(&interrupted, 0);
+    struct sigaction old_sa[CLI_STOP_SIGNALS];
+    cli_catch_stop_signals(on_stop_signal, old_sa);
     distribute(&sw.w, me, size);
     *lost = sw.w.lost;
     if (me == 0) {
         solve_flush(&sw);
         bad_out = solveout_close(out, a.output, sw.write_errno) != 0;
         if (a.html) {
+            /* the levels that ran */
+            const level **lp = xcalloc((size_t)n + 1, sizeof *lp);
             const solve_result **rp = xcalloc((size_t)n + 1, sizeof *rp);
+            int m = 0;
             for (int k = 0; k < n; k++)
-                rp[k] = &sw.res[k];
-            if (solveout_html(a.html, c[0].name, sw.lv, rp, n, a.quiet) != 0)
+                if (sw.done[k] == 1) {
+                    lp[m] = sw.lv[k];
+                    rp[m++] = &sw.res[k];
+                }
+            if (solveout_html(a.html, c[0].name, lp, rp, m, a.quiet) != 0)
                 bad_out = 1;
+            free(lp);
             free(rp);
         }
         status = solveout_exit(&sw.sum, bad_out);
@@ -1036,6 +1252,7 @@ static int mpi_solve(int argc, char **argv, int me, int size, int *lost)
         free(sw.keep);
         free(sw.done);
     }
+    cli_restore_stop_signals(old_sa);
     spares_destroy(&sp);
     free(sw.lv);
     free(sw.file);

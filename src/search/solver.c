@@ -92,6 +92,15 @@ static int finish_solution(const board *b, movelist *mv, const options *o,
  * the rest, from the start, on the whole board. */
 #define ZONES_SHARE 0.5
 
+/* The player's cell in a level grid of ncells cells. */
+static int grid_player(const char *g, int ncells)
+{
+    int p = 0;
+    while (p < ncells && g[p] != '@' && g[p] != '+')
+        p++;
+    return p;
+}
+
 /* Plays LURD moves on a level grid of `w` columns (one of "# $.*@+" per
  * cell): the moves of a verified sub-level solution, so every step is
  * legal there, and here too (the other zones' boxes were its walls). */
@@ -99,9 +108,7 @@ static void grid_play(char *g, int ncells, int w, const char *lurd)
 {
     static const char dirs[] = "lurd";
     const int step[4] = {-1, -w, 1, w};
-    int p = 0;
-    while (p < ncells && g[p] != '@' && g[p] != '+')
-        p++;
+    int p = grid_player(g, ncells);
     for (; *lurd; lurd++) {
         const char *d = strchr(dirs, *lurd | 0x20);
         if (!d || !*d)
@@ -157,9 +164,7 @@ static char *zone_text(const level *lv, const board *b, const zones *z, const ch
 static int zone_end_cells(const level *lv, const board *b, const zones *z, const char *g,
                           const char *done, int k, int *ends)
 {
-    int w = lv->width, ncells = w * lv->height, p = 0, nends = 0;
-    while (p < ncells && g[p] != '@' && g[p] != '+')
-        p++;
+    int w = lv->width, ncells = w * lv->height, p = grid_player(g, ncells), nends = 0;
     int *queue = xmalloc((size_t)ncells * sizeof *queue);
     char *seen = xcalloc((size_t)ncells, 1);
     char *found = xcalloc((size_t)z->n, 1);

@@ -2,9 +2,11 @@
 # test_mpi.sh: keeper-mpi (make mpi) against keeper: with 3 ranks on this
 # machine (--oversubscribe), stdout is byte for byte what keeper solve and
 # keeper verify write, and stderr too once times are masked (SOK, LURD, JSON
-# lines; several files in one run; -n 1; bad input), and a rank that dies
-# gives what the documentation says. Skipped, visibly, without mpirun and
-# mpicc (make test builds keeper-mpi when they are present).
+# lines; several files in one run; -n 1; bad input), a rank that dies gives
+# what the documentation says, SIGTERM (to mpirun, to rank 0 alone, to a
+# worker alone) writes every level finished and the table, and --resume on
+# that output solves the rest. Skipped, visibly, without mpirun and mpicc
+# (make test builds keeper-mpi when they are present).
 . tests/cli/lib.sh
 
 MPI="${KEEPER}-mpi"
@@ -152,7 +154,9 @@ for args in "$WORK/demo.sok" "$DEMO $WORK/demo.sok --format jsonl" "$DEMO $WORK/
 done
 
 # --- bad input: the messages of keeper solve, from rank 0 alone
-for args in "$WORK/none.xsb" "$DEMO --levels 9" "$DEMO --format xml" "$DEMO --bogus" ""; do
+cp "$WORK/demo.sok" "$WORK/demo-copy.sok"
+for args in "$WORK/none.xsb" "$DEMO --levels 9" "$DEMO --format xml" "$DEMO --bogus" "" \
+    "$DEMO --resume $WORK/none.sok" "$DEMO --resume $WORK/demo.sok --output $WORK/demo.sok"; do
     keeper_run solve $args
     run mpi 3 solve $args
     same_rc "bad input: solve $args"
@@ -161,15 +165,141 @@ for args in "$WORK/none.xsb" "$DEMO --levels 9" "$DEMO --format xml" "$DEMO --bo
         fail "bad input: solve $args: stderr differs: $(diff "$WORK/k.err" "$WORK/merr" | head -n 4)"
     fi
 done
+cmp -s "$WORK/demo.sok" "$WORK/demo-copy.sok" && pass || fail "--output onto the --resume file: the file changed"
 run mpi 3 solve "$DEMO" "$WORK/none.xsb"
 expect_rc 2 "a missing second file"
 expect_err "none.xsb: error: cannot open" "a missing second file: the message"
-run mpi 2 solve "$DEMO" --resume "$WORK/none.sok"
-expect_rc 2 "--resume (not supported yet)"
-expect_err "resume is not supported by keeper-mpi yet" "--resume: said so"
+run mpi 2 solve "$DEMO" levels/demo-hard.xsb --resume "$WORK/demo.sok"
+expect_rc 2 "--resume with two files"
+expect_err "error: --resume takes one input file" "--resume with two files: said so"
 run mpi 2 solve --help
 expect_rc 0 "solve --help"
 expect_out "keeper-mpi solve FILE" "solve --help: usage"
+
+# --- --resume: the levels an earlier run's output solves are replayed and
+#     skipped, as keeper solve skips them (the same bytes, the same line on
+#     stderr); a solution there that does not replay is reported and its
+#     level solved again. The earlier run: keeper-mpi on levels 2-5.
+run mpi 3 solve "$DEMO" --levels 2-5 --search bfs --output "$WORK/part.sok"
+expect_rc 0 "--levels 2-5 for --resume"
+sed '0,/^[lurdLURD]\{6,\}$/s//llllllllll/' "$WORK/part.sok" > "$WORK/part-bad.sok"
+for args in "part.sok --format sok" "part.sok --format jsonl --levels 1-6" \
+    "part.sok --format lurd --levels 3-8" "part-bad.sok --format jsonl"; do
+    keeper_run solve "$DEMO" --search bfs --resume "$WORK"/$args
+    run mpi 3 solve "$DEMO" --search bfs --resume "$WORK"/$args
+    same_rc "--resume $args"
+    same "--resume $args"
+done
+expect_err "part-bad.sok:[0-9]*: error" "--resume: the broken solution is reported"
+expect_err "^keeper: --resume .*part-bad.sok: 3 levels solved there \\(replayed\\), skipped" \
+    "--resume: the broken solution's level is solved again"
+run mpi 3 solve "$DEMO" --resume "$WORK/part.sok" --search bfs --output "$WORK/rest.sok"
+expect_rc 0 "--resume --output"
+expect_err "^keeper: --resume .*part.sok: 4 levels solved there \\(replayed\\), skipped" "--resume: said so"
+expect_err '^ +total +solved 4/4, ' "--resume: the other 4 levels solved"
+# the two outputs hold every level once, and every solution verifies
+cat "$WORK/part.sok" "$WORK/rest.sok" > "$WORK/all.sok"
+run "$KEEPER" verify "$DEMO" "$WORK/all.sok"
+expect_rc 0 "--resume: the two outputs verify"
+expect_err "8 solutions: 8 valid, 0 invalid, 0 saved games; 0 levels without" "--resume: 8 valid solutions"
+ids=$(sed -n 's/.*: level \([0-9]*\) .*: valid: .*/\1/p' "$WORK/out" | sort -n | tr '\n' ' ')
+[ "$ids" = "1 2 3 4 5 6 7 8 " ] && pass || fail "--resume: the two outputs solve levels '$ids', expected 1-8 once each"
+
+# --- SIGTERM (Slurm at a job's time limit; mpirun passes it on to every
+#     rank) ends a run as it ends keeper solve: the levels finished are
+#     written in input order, the ones running as 'interrupted', then the
+#     table; exit 1. Big Room (which breadth-first search does not solve)
+#     comes first, the demo levels finish behind it. KEEPER_MPI_TRACE says
+#     when the jobs are done (job 0 is Big Room).
+cat tests/data/cli_big.xsb "$DEMO" > "$WORK/bd.xsb"
+# start_mpi N ARGS...: keeper-mpi on N ranks in the background, traced,
+# stdout and stderr to $WORK/out and $WORK/err; sets PID (mpirun's), and a
+# watchdog ends it after 90 s
+start_mpi() {
+    n=$1
+    shift
+    : > "$WORK/out"
+    : > "$WORK/err"
+    KEEPER_MPI_TRACE=1 mpirun $ROOT --oversubscribe -x KEEPER_MPI_TRACE -n "$n" "$MPI" "$@" \
+        > "$WORK/out" 2> "$WORK/err" &
+    PID=$!
+    ( sleep 90; kill -TERM $PID 2> /dev/null ) &
+    WATCHDOG=$!
+}
+# wait_trace PATTERN N: waits (at most 60 s) for N trace lines matching PATTERN
+wait_trace() {
+    i=0
+    while [ "$(grep -c -- "$1" "$WORK/err")" -lt "$2" ] && [ $i -lt 600 ] && kill -0 $PID 2> /dev/null; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+}
+# rank_pid R: the pid of rank R of the run of start_mpi (a child of mpirun)
+rank_pid() {
+    for c in $(ps -o pid= --ppid $PID); do
+        if tr '\0' '\n' < /proc/$c/environ 2> /dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1"; then
+            echo $c
+            return
+        fi
+    done
+}
+# stop_mpi SIGNAL PID: sends it, waits for mpirun; sets RC
+stop_mpi() {
+    kill -"$1" "$2"
+    wait $PID
+    RC=$?
+    kill $WATCHDOG 2> /dev/null
+}
+start_mpi 2 solve "$WORK/bd.xsb" --search bfs --format jsonl
+wait_trace "trace: job [1-8] done" 8
+sleep 0.5
+stop_mpi TERM $PID
+expect_rc 1 "SIGTERM to mpirun"
+n=$(wc -l < "$WORK/out")
+[ "$n" -eq 9 ] && pass || fail "SIGTERM to mpirun: $n JSON lines, expected 9: $(head -c 300 "$WORK/err")"
+[ "$(grep -c '"status":"solved"' "$WORK/out")" -eq 8 ] && pass || fail "SIGTERM to mpirun: the 8 demo levels are not all solved"
+expect_out '^\{"index":1,"title":"Big Room","status":"unsolved","reason":"interrupted"' "SIGTERM to mpirun: Big Room interrupted"
+rows=$(sed -n 's/^ *\([0-9][0-9]*\)  .*/\1/p' "$WORK/err" | tr '\n' ' ')
+[ "$rows" = "1 2 3 4 5 6 7 8 9 " ] && pass || fail "SIGTERM to mpirun: table rows '$rows'"
+expect_err '^ +1 +Big Room +unsolved .*interrupted$' "SIGTERM to mpirun: the table has the interrupted level"
+expect_err '^ +total +solved 8/9, unsolved 1, .*\(interrupted\)$' "SIGTERM to mpirun: the total line"
+cp "$WORK/out" "$WORK/term.jsonl"
+# --resume on that output: the portfolio solves Big Room at once
+run mpi 2 solve "$WORK/bd.xsb" --resume "$WORK/term.jsonl" --format jsonl
+expect_rc 0 "--resume after SIGTERM"
+expect_err "^keeper: --resume .*: 8 levels solved there \\(replayed\\), skipped" "--resume after SIGTERM: the levels skipped"
+expect_err '^ +total +solved 1/1, ' "--resume after SIGTERM: the rest solved"
+cat "$WORK/term.jsonl" "$WORK/out" > "$WORK/both.jsonl"
+ids=$(grep '"status":"solved"' "$WORK/both.jsonl" | sed 's/^{"index":\([0-9]*\),.*/\1/' | sort -n | tr '\n' ' ')
+[ "$ids" = "1 2 3 4 5 6 7 8 9 " ] && pass || fail "--resume after SIGTERM: the two outputs solve levels '$ids', expected 1-9 once each"
+run "$KEEPER" verify "$WORK/bd.xsb" "$WORK/both.jsonl"
+expect_rc 0 "--resume after SIGTERM: the solutions verify"
+expect_err "9 solutions: 9 valid, 0 invalid, 0 saved games; 0 levels without" "--resume after SIGTERM: 9 valid solutions"
+
+# A signal to one rank alone stops the whole run the same way: to rank 0
+# (which tells the workers), or to a worker (which tells rank 0). Two Big
+# Rooms run, one on each rank, a demo level waits on rank 1 behind one of
+# them, the other 7 wait on rank 0: none of those 8 starts.
+cat tests/data/cli_big.xsb "$DEMO" tests/data/cli_big.xsb > "$WORK/bdb.xsb"
+for r in 0 1; do
+    start_mpi 2 solve "$WORK/bdb.xsb" --search bfs --format jsonl
+    wait_trace "trace: job [0-9]* to rank" 3
+    sleep 0.5
+    pid=$(rank_pid $r)
+    if [ -z "$pid" ]; then
+        stop_mpi TERM $PID
+        skip "the process of rank $r not found (OMPI_COMM_WORLD_RANK): SIGTERM to one rank not tested"
+        continue
+    fi
+    stop_mpi TERM "$pid"
+    expect_rc 1 "SIGTERM to rank $r"
+    n=$(grep -c '"reason":"interrupted"' "$WORK/out")
+    [ "$n" -eq 2 ] && [ "$(wc -l < "$WORK/out")" -eq 2 ] && pass ||
+        fail "SIGTERM to rank $r: $(wc -l < "$WORK/out") JSON lines, $n interrupted, expected the 2 Big Rooms"
+    expect_err '^ +total +solved 0/10, unsolved 2, not started 8, .*\(interrupted\)$' "SIGTERM to rank $r: the total line"
+    [ "$(grep -c 'trace: job [0-9]* not started' "$WORK/err")" -eq 8 ] && pass ||
+        fail "SIGTERM to rank $r: $(grep -c 'not started' "$WORK/err") jobs not started, expected 8"
+done
 
 # --- threads on a rank bound to one core (mpirun's default binding with no
 #     more ranks than cores): rank 0 warns; unbound, it does not (where the

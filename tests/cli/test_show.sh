@@ -167,4 +167,12 @@ run sh -c "\"$KEEPER\" show - --level 2 < $DEMO"
 expect_rc 0 "show - (standard input)"
 expect_out '^level 2 "Two Rooms" \(<stdin>:15\)$' "show -: standard input is named <stdin>"
 
+# --- zones: printed for levels whose boxes never leave their rooms only
+run "$KEEPER" show tests/data/zones.xsb
+expect_rc 0 "show zones.xsb"
+n=$(grep -c '^  zones: 2 that boxes never leave, solved one at a time first; boxes per zone: 2 2$' "$WORK/out")
+[ "$n" -eq 2 ] && pass || fail "show: $n levels with their zones, expected 2: $(grep zones "$WORK/out")"
+run "$KEEPER" show levels/demo.xsb
+expect_no_out '  zones:' "show demo: no level splits into zones"
+
 finish
