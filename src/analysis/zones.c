@@ -44,9 +44,13 @@ int zones_find(const board *b, zones *z)
         n++;
     }
     free(stack);
-    z->boxes = calloc((size_t)(n ? n : 1), sizeof *z->boxes);
-    z->goals = calloc((size_t)(n ? n : 1), sizeof *z->goals);
-    int *off = calloc((size_t)(n ? n : 1), sizeof *off);
+    /* Every zone holds a goal: a live square's box reaches a goal along
+     * pushes, every square on the way live, so along the zone's edges. */
+    size_t nz = (size_t)(n ? n : 1);
+    z->n = n;
+    z->boxes = calloc(nz, sizeof *z->boxes);
+    z->goals = calloc(nz, sizeof *z->goals);
+    int *off = calloc(nz, sizeof *off); /* boxes off goals */
     if (!z->boxes || !z->goals || !off) {
         free(off);
         zones_free(z);
@@ -60,29 +64,11 @@ int zones_find(const board *b, zones *z)
         }
         z->goals[z->of[b->goals[i]]]++; /* a goal is live */
     }
-    /* Keep the zones that hold a box or a goal, renumbered in order. */
-    int *map = calloc((size_t)(n ? n : 1), sizeof *map);
-    if (!map) {
-        free(off);
-        zones_free(z);
-        return -1;
-    }
-    int m = 0;
     z->balanced = 1;
     for (int k = 0; k < n; k++) {
-        map[k] = z->boxes[k] || z->goals[k] ? m++ : -1;
-        if (map[k] < 0)
-            continue;
         z->balanced &= z->boxes[k] == z->goals[k];
         z->active += off[k] > 0;
-        z->boxes[map[k]] = z->boxes[k];
-        z->goals[map[k]] = z->goals[k];
     }
-    for (int s = 0; s < nsq; s++)
-        if (z->of[s] >= 0)
-            z->of[s] = (int16_t)map[z->of[s]];
-    z->n = m;
-    free(map);
     free(off);
     return 0;
 }

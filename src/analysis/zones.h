@@ -15,7 +15,7 @@
 #include "../core/board.h"
 
 typedef struct zones {
-    int n;          /* zones (those with a goal or a box) */
+    int n;          /* zones (each holds a goal) */
     int16_t *of;    /* [nsq] zone of a live square, -1 for a dead one */
     int *boxes;     /* [n] boxes that start in the zone */
     int *goals;     /* [n] goals in the zone */

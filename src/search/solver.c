@@ -252,6 +252,7 @@ static int solve_by_zones(const level *lv, const board *b, const options *o,
     strbuf sol;
     sb_init(&sol);
     char *g2 = xmalloc((size_t)ncells);
+    const int trace = getenv("KEEPER_TRACE_ZONES") != NULL;
     for (int progress = 1, shut = 0, last_resort = 0; left && (progress || shut);) {
         /* a pass that took no zone only because each solution shut
          * another zone out: the next pass takes the first solution found */
@@ -266,7 +267,7 @@ static int solve_by_zones(const level *lv, const board *b, const options *o,
             char *text = zone_text(lv, b, &z, g, k);
             collection c;
             collection_parse(&c, "zone", text, strlen(text));
-            if (getenv("KEEPER_TRACE_ZONES"))
+            if (trace)
                 fprintf(stderr, "zones: zone %d of %d, %d left:\n%s%s\n", k, z.n, left, text,
                         c.nlevels == 1 && c.levels[0].error ? c.levels[0].error : "");
             free(text);
@@ -287,7 +288,7 @@ static int solve_by_zones(const level *lv, const board *b, const options *o,
                 solve_result r;
                 solve_level(&c.levels[0], &so, &sl, mem_limit, &r);
                 stats_add(st, &r.st);
-                if (getenv("KEEPER_TRACE_ZONES"))
+                if (trace)
                     fprintf(stderr, "zones: zone %d (%d boxes): %s %s in %.2f s, %llu positions\n",
                             k, z.boxes[k], result_status_text(r.status), r.reason, r.seconds,
                             (unsigned long long)r.st.nodes);
