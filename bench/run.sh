@@ -8,7 +8,8 @@
 #   NAME-SECONDSs-LABEL.txt    the result table, the totals and the run's
 #                              peak memory
 # LABEL defaults to "default"; further arguments go to keeper solve
-# (e.g. --optimal pushes, --threads 2, --no-corrals).
+# (e.g. --optimal pushes, --threads 2, --no-corrals). KEEPER_BIN runs that
+# binary instead of build/release/keeper (an experiment's build).
 set -eu
 cd "$(dirname "$0")/.."
 [ $# -ge 2 ] || { echo "usage: bench/run.sh COLLECTION SECONDS [LABEL] [keeper options...]" >&2; exit 2; }
@@ -23,11 +24,11 @@ case "$coll" in
 esac
 [ -f "$file" ] || { echo "bench/run.sh: $file not found" >&2; exit 2; }
 name=$(basename "$file"); name=${name%.*}
-make -s build/release/keeper
+[ -n "${KEEPER_BIN:-}" ] || make -s build/release/keeper
 out="bench/results/$name-${secs}s-$label"
 # Run a copy, so that rebuilding during a long run does not change it.
 keeper=$(mktemp /tmp/keeper-bench.XXXXXX)
-cp build/release/keeper "$keeper" && chmod 755 "$keeper"
+cp "${KEEPER_BIN:-build/release/keeper}" "$keeper" && chmod 755 "$keeper"
 trap 'rm -f "$keeper"' EXIT
 timecmd=""
 [ -x /usr/bin/time ] && timecmd="/usr/bin/time -f %M -o $out.rss"

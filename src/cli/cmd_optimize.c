@@ -350,8 +350,13 @@ int cmd_optimize(int argc, char **argv)
                 while (m < OPT_NMETHODS && strcmp(t, opt_method_name[m]))
                     m++;
                 if (m == OPT_NMETHODS) {
-                    cli_usage_error("optimize", "--method: '%s' is not vicinity, permutations or global",
-                                    t);
+                    /* the message names every method, from the table */
+                    char known[160] = "";
+                    for (int j = 0; j < OPT_NMETHODS; j++)
+                        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
+                                 j == 0 ? "" : j == OPT_NMETHODS - 1 ? " or " : ", ",
+                                 opt_method_name[j]);
+                    cli_usage_error("optimize", "--method: '%s' is not %s", t, known);
                     free(list);
                     return EXIT_BAD_INPUT;
                 }

@@ -6,6 +6,9 @@
 #include "../../src/search/pathbuild.h"
 #include "../../src/util/timer.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 int crosscheck_level(const level *lv, solve_fn solve, const void *cfg, int optimal, int bfs_prune,
                      uint64_t max_nodes, long *bfs_pushes, long *pushes)
 {
@@ -47,7 +50,8 @@ int crosscheck_level(const level *lv, solve_fn solve, const void *cfg, int optim
     return ok;
 }
 
-void crosscheck_file(const char *name, int count, solve_fn solve, const void *cfg, int optimal)
+void crosscheck_file(const char *name, int count, solve_fn solve, const void *cfg, int optimal,
+                     int min_decided)
 {
     const char *path = test_shared_level(name);
     if (!path)
@@ -56,7 +60,7 @@ void crosscheck_file(const char *name, int count, solve_fn solve, const void *cf
     CHECK(collection_load(&c, path) == 0);
     if (test_quick())
         count = count / 5;
-    int agree = 0, checked = 0;
+    int agree = 0, checked = 0, decided = 0;
     for (int k = 0; k < c.nlevels && checked < count; k++) {
         if (c.levels[k].error)
             continue;
@@ -67,8 +71,18 @@ void crosscheck_file(const char *name, int count, solve_fn solve, const void *cf
         else
             test_fail(__FILE__, __LINE__, "%s level %d: BFS %ld pushes, the search %ld", name,
                       c.levels[k].index, bp, ap);
+        /* compared for real: both searches reached a verdict */
+        decided += bp != -2 && ap != -2;
     }
     CHECK_INT(agree, checked);
+    /* A stop short of a verdict (node limit, gave up) agrees with
+     * anything, so a search that gave up everywhere would pass above: the
+     * verdicts compared must reach min_decided percent of the levels. */
+    if (decided * 100 < min_decided * checked)
+        test_fail(__FILE__, __LINE__, "%s: only %d of %d levels decided by both searches (at least %d %% required)",
+                  name, decided, checked, min_decided);
+    if (getenv("KEEPER_TEST_COUNTS"))
+        fprintf(stderr, "crosscheck %s: %d of %d levels decided by both\n", name, decided, checked);
     collection_free(&c);
 }
 

@@ -23,8 +23,13 @@ int crosscheck_level(const level *lv, solve_fn solve, const void *cfg, int optim
 
 /* crosscheck_level on the first `count` valid levels of a shared level file
  * (a fifth of them in quick runs); skips visibly when the file is absent.
- * Reports each disagreement as a test failure. */
-void crosscheck_file(const char *name, int count, solve_fn solve, const void *cfg, int optimal);
+ * Reports each disagreement as a test failure, and fails unless both
+ * searches reached a verdict (solved or proven unsolvable) on at least
+ * min_decided percent of the levels checked (a search that gives up
+ * everywhere agrees with everything). KEEPER_TEST_COUNTS=1 prints the
+ * counts. */
+void crosscheck_file(const char *name, int count, solve_fn solve, const void *cfg, int optimal,
+                     int min_decided);
 
 /* Parses a one-level XSB text into c and builds and analyses its board b
  * (distance_analyze). Returns 0, or -1 when the text is no valid level

@@ -341,13 +341,13 @@ TEST(backward_solves_the_demo_levels)
 TEST(backward_solves_what_bfs_solves_boxoban)
 {
     backward_config cfg = backward_all_on();
-    crosscheck_file("boxoban/unfiltered/test/000.txt", 60, run_backward, &cfg, 0);
+    crosscheck_file("boxoban/unfiltered/test/000.txt", 60, run_backward, &cfg, 0, 90);
 }
 
 TEST(backward_without_pruning_solves_what_bfs_solves)
 {
     backward_config cfg = {.reach = 0, .matching = 0};
-    crosscheck_file("boxoban/medium/valid/000.txt", 30, run_backward, &cfg, 0);
+    crosscheck_file("boxoban/medium/valid/000.txt", 30, run_backward, &cfg, 0, 90);
 }
 
 /* The XSB text of position p on b's board (every cell that is no inner
@@ -501,7 +501,7 @@ TEST(fess_and_backward_meet)
     if (!path)
         SKIP("shared boxoban levels not found");
     meet_solved = 0;
-    crosscheck_file("boxoban/medium/valid/000.txt", 50, run_meet, NULL, 0);
+    crosscheck_file("boxoban/medium/valid/000.txt", 50, run_meet, NULL, 0, 80);
     /* the test means something only if meetings happen */
     CHECK(meet_solved >= (test_quick() ? 5 : 25));
 }

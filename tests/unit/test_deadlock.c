@@ -277,6 +277,9 @@ static void run_file(const char *name, int levels, int samples)
     CHECK(t.dead > 0);
     CHECK(t.corral_prunes > 0);
     CHECK(t.subset > 0);
+    /* verdicts BFS could not settle check nothing: at most one for ten
+     * dead-square verdicts (the commonest) */
+    CHECK(t.unknown * 10 <= t.dead);
     printf("  %s: positions called dead: %d dead square, %d freeze, %d bipartite, %d corral, "
            "%d subset search, %d local xy search, %d xy search, %d search of every corral, "
            "%d stuck pattern learned, %d learned pattern matched; "
@@ -445,6 +448,7 @@ static void run_sampled(const char *name, int levels, int samples, int min_dead,
         sample(&c.levels[k], samples, &t, seed + (unsigned)k);
     CHECK_INT(t.wrong, 0);
     CHECK(t.dead >= min_dead);
+    CHECK(t.unknown * 10 <= t.dead); /* unsettled verdicts check nothing */
     printf("  %s: %d positions", name, t.positions);
     if (t.with_fixed) /* counted by the fixed-box sampler only */
         printf(" (%d with fixed boxes)", t.with_fixed);

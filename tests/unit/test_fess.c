@@ -315,12 +315,12 @@ TEST(fess_solves_the_demo_levels)
 TEST(fess_solves_what_bfs_solves_boxoban)
 {
     fess_config cfg = fess_all_on();
-    crosscheck_file("boxoban/unfiltered/test/000.txt", 60, run_fess, &cfg, 0);
+    crosscheck_file("boxoban/unfiltered/test/000.txt", 60, run_fess, &cfg, 0, 90);
 }
 
 TEST(fess_without_pruning_solves_what_bfs_solves)
 {
     /* every switch off: macro moves and the cells alone */
     fess_config cfg = {.deadlock_search = 0, .advisors = 0};
-    crosscheck_file("boxoban/medium/valid/000.txt", 30, run_fess, &cfg, 0);
+    crosscheck_file("boxoban/medium/valid/000.txt", 30, run_fess, &cfg, 0, 90);
 }

@@ -146,7 +146,7 @@ TEST(opening_solves_what_bfs_solves_through_meetings)
     for (int h = 0; h < 8; h++) {
         opening_met = 0;
         opening_case oc = cases[h];
-        crosscheck_file("boxoban/medium/valid/000.txt", 50, run_opening, &oc, 0);
+        crosscheck_file("boxoban/medium/valid/000.txt", 50, run_opening, &oc, 0, 60);
         if (test_shared_level("boxoban/medium/valid/000.txt"))
             CHECK(opening_met >= (test_quick() ? 3 : 15));
     }

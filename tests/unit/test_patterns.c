@@ -134,6 +134,7 @@ static void run_patterns(const char *name, int levels, int walks, int len, long 
             sample_patterns(&c.levels[k], walks, len, &t, 9000 + (uint64_t)k);
     CHECK_INT(t.wrong, 0);
     CHECK(t.checked >= min_checked);
+    CHECK(t.unknown * 10 <= t.checked); /* unsettled verdicts check nothing */
     printf("  %s: %ld positions; called dead: 3x3 %ld (%ld not frozen), 4x3/3x4 %ld (%ld not "
            "frozen); %ld distinct dead verdicts checked by BFS, %ld wrong, %ld unknown (limit)\n",
            name, t.positions, t.dead[0], t.beyond[0], t.dead[1], t.beyond[1], t.checked, t.wrong,

@@ -33,7 +33,7 @@ static void run_astar(const board *b, const void *cfg, search_limits *lim, membu
 static void cross_check_file(const char *name, int count, int optimal)
 {
     astar_config cfg = all_on(optimal);
-    crosscheck_file(name, count, run_astar, &cfg, optimal);
+    crosscheck_file(name, count, run_astar, &cfg, optimal, 90);
 }
 
 TEST(astar_optimal_matches_bfs_boxoban_medium)
