@@ -90,7 +90,7 @@ $(eval $(call mpi_variant,asan))
 mpi: build/release/keeper-mpi
 	@ln -sf release/keeper-mpi build/keeper-mpi
 
-.PHONY: all debug asan tsan mpi test test-asan test-tsan demo fuzz fuzz-build install clean bench
+.PHONY: all debug asan tsan mpi test test-asan test-debug test-tsan demo fuzz fuzz-build install clean bench
 
 all: build/release/keeper build/release/libkeeper.a
 	@ln -sf release/keeper build/keeper
@@ -112,6 +112,14 @@ test: build/release/keeper build/release/unit_tests $(if $(HAVE_MPI),build/relea
 # two limit checks, as ThreadSanitizer does below.
 test-asan: build/asan/keeper build/asan/unit_tests $(if $(HAVE_MPI),build/asan/keeper-mpi)
 	@KEEPER_TEST_QUICK=1 KEEPER_TEST_SLACK_MS=1000 sh tests/run.sh build/asan $(SHARED)
+
+# The debug build (-O0, KEEPER_DEBUG): every DEBUG_CHECK invariant on (the
+# position's hash, boxes and goal count after every push and undo; the
+# player's region after every computation and update) and --check on by
+# default; the quick unit tests and the solve and verify CLI tests.
+test-debug: build/debug/keeper build/debug/unit_tests
+	@KEEPER_TEST_QUICK=1 KEEPER_TEST_SLACK_MS=1000 \
+	    KEEPER_CLI_TESTS="tests/cli/test_solve.sh tests/cli/test_verify.sh" sh tests/run.sh build/debug $(SHARED)
 
 # What runs on several threads, under ThreadSanitizer: the unit tests of
 # threads, the limits tests (--threads 2, Ctrl-C) and the optimizer's CLI

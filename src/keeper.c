@@ -121,10 +121,7 @@ keeper_status keeper_solve(const keeper_collection *c, int index, const keeper_o
     options_init(&def);
     const options *opt = o ? &o->o : &def;
     search_limits lim;
-    memset(&lim, 0, sizeof lim);
-    lim.start_ns = timer_now_ns();
-    if (opt->time > 0)
-        lim.deadline_ns = lim.start_ns + (int64_t)(opt->time * 1e9);
+    search_limits_start(&lim, opt->time);
     lim.max_nodes = (uint64_t)opt->max_nodes;
     /* With "threads" 2 or more, the portfolio's second search gets a
      * thread of its own, and the memory is shared out between the two. */

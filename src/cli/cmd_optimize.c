@@ -92,7 +92,9 @@ typedef struct octx {
 
 static void run_job(octx *c, ojob *j)
 {
-    int64_t t0 = timer_now_ns();
+    search_limits lim; /* the level's time counts from here */
+    search_limits_start(&lim, c->seconds);
+    int64_t t0 = lim.start_ns;
     board b;
     movelist mv;
     moves_init(&mv);
@@ -103,11 +105,6 @@ static void run_job(octx *c, ojob *j)
     }
     distance_analyze(&b);
     lurd_decode(j->input, &mv, err, sizeof err);
-    search_limits lim;
-    memset(&lim, 0, sizeof lim);
-    lim.start_ns = t0;
-    if (c->seconds > 0)
-        lim.deadline_ns = t0 + (int64_t)(c->seconds * 1e9);
     lim.interrupt = &interrupted;
     membudget mem;
     mem_init(&mem, c->mem_per_thread);

@@ -215,10 +215,7 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&rc->mu);
 
         search_limits lim;
-        memset(&lim, 0, sizeof lim);
-        lim.start_ns = timer_now_ns();
-        if (rc->o->time > 0)
-            lim.deadline_ns = lim.start_ns + (int64_t)(rc->o->time * 1e9);
+        search_limits_start(&lim, rc->o->time);
         lim.max_nodes = (uint64_t)rc->o->max_nodes;
         lim.interrupt = &interrupted;
         lim.spares = &rc->spares;

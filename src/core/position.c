@@ -69,6 +69,7 @@ void pos_push(position *p, sq_t from, int dir, int len, undo_rec *u)
     p->hash ^= b->zbox[from] ^ b->zbox[to];
     p->on_goal += b->is_goal[to] - b->is_goal[from];
     p->player = behind;
+    DEBUG_CHECK(pos_check(p) == 0);
 }
 
 void pos_relocate(position *p, sq_t from, sq_t to, sq_t player, undo_rec *u)
@@ -97,6 +98,7 @@ void pos_undo(position *p, const undo_rec *u)
     p->hash ^= b->zbox[u->from] ^ b->zbox[u->to];
     p->on_goal += b->is_goal[u->from] - b->is_goal[u->to];
     p->player = u->player;
+    DEBUG_CHECK(pos_check(p) == 0);
 }
 
 int pos_check(const position *p)

@@ -66,7 +66,57 @@ sq_t reach_compute(reach *r, const position *p, sq_t from)
     uint32_t ts = reach_new_stamp(r);
     r->stamp[from] = ts;
     r->norm = flood(r, p, from, ts, from);
+    DEBUG_CHECK(reach_check(r, p, from) == 0);
     return r->norm;
+}
+
+int reach_check(const reach *r, const position *p, sq_t from)
+{
+    const board *b = p->b;
+    if (!reach_floor(r, from))
+        return 1;
+    uint8_t *seen = xcalloc((size_t)b->nsq, 1);
+    sq_t *stack = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
+    int n = 0, code = 0;
+    sq_t least = from;
+    stack[n++] = from;
+    seen[from] = 1;
+    while (n && !code) {
+        sq_t s = stack[--n];
+        least = s < least ? s : least;
+        if (!reach_floor(r, s) || p->box_at[s] != NO_BOX)
+            code = 2; /* a free square joined to `from` not marked */
+        for (int d = 0; d < 4 && !code; d++) {
+            sq_t x = b->nb[s][d];
+            if (x == SQ_NONE || seen[x])
+                continue;
+            if (p->box_at[x] != NO_BOX) {
+                if (!reach_box(r, x))
+                    code = 3; /* a box next to the region not marked */
+                continue;
+            }
+            seen[x] = 1;
+            stack[n++] = x;
+        }
+    }
+    for (int s = 0; s < b->nsq && !code; s++) {
+        if (reach_floor(r, s) && !seen[s])
+            code = 4; /* a floor marked but not joined */
+        if (p->box_at[s] != NO_BOX && reach_box(r, s)) {
+            int touches = 0;
+            for (int d = 0; d < 4; d++) {
+                sq_t x = b->nb[s][d];
+                touches |= x != SQ_NONE && seen[x] && p->box_at[x] == NO_BOX;
+            }
+            if (!touches)
+                code = 5; /* a box marked that no reached floor touches */
+        }
+    }
+    if (!code && r->norm != least)
+        code = 6;
+    free(stack);
+    free(seen);
+    return code;
 }
 
 /* Whether the free orthogonal neighbours of s (boxes block) are joined to
@@ -139,6 +189,7 @@ sq_t reach_after_move(reach *r, const reach *parent, const position *p, sq_t B, 
         return reach_compute(r, p, pl);
     }
     r->norm = best;
+    DEBUG_CHECK(reach_check(r, p, pl) == 0);
     return best;
 }
 

@@ -24,6 +24,13 @@ void reach_free(reach *r);
  * block). Returns the normalized (smallest) reachable square. */
 sq_t reach_compute(reach *r, const position *p, sq_t from);
 
+/* Debug: whether r is the player's region from `from` in p: the reached
+ * floor is exactly the free squares joined to `from`, the boxes marked are
+ * exactly those next to it, and r->norm its smallest square. Returns 0,
+ * or a code of the first rule broken. O(nsq), with a scratch allocation:
+ * for DEBUG_CHECK and --check only. */
+int reach_check(const reach *r, const position *p, sq_t from);
+
 static inline bool reach_floor(const reach *r, sq_t s) { return r->stamp[s] == r->ts; }
 static inline bool reach_box(const reach *r, sq_t s) { return r->stamp[s] == r->ts + 1; }
 /* Whether a position with every box on a goal, the player's region in r,

@@ -979,10 +979,7 @@ static void solve_run(work *w, int id, const char *payload, size_t n, strbuf *re
 {
     solve_work *sw = (solve_work *)w;
     search_limits lim;
-    memset(&lim, 0, sizeof lim);
-    lim.start_ns = timer_now_ns();
-    if (sw->a->o.time > 0)
-        lim.deadline_ns = lim.start_ns + (int64_t)(sw->a->o.time * 1e9);
+    search_limits_start(&lim, sw->a->o.time);
     lim.max_nodes = (uint64_t)sw->a->o.max_nodes;
     lim.spares = w->spares;
     lim.interrupt = w->interrupt;

@@ -570,7 +570,7 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
     u32map_init(&a->deferred, 1024);
     ol_init(&a->open[0], mem);
     ol_init(&a->open[1], mem);
-    a->next_progress = lim->progress ? lim->start_ns + (int64_t)(lim->progress_every * 1e9) : 0;
+    a->next_progress = search_first_progress(lim);
 
     int ok = nodes_init(&a->ns, mem) == 0 && lb_init(&a->lb, b, cfg->matching, mem) == 0;
     if (!ok) {

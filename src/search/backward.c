@@ -728,7 +728,7 @@ backward *backward_begin(const board *b, const backward_config *cfg, search_limi
     w->is_start = xcalloc((size_t)b->nsq, 1);
     for (int i = 0; i < b->nboxes; i++)
         w->is_start[b->start_boxes[i]] = 1;
-    w->next_progress = lim->progress ? lim->start_ns + (int64_t)(lim->progress_every * 1e9) : 0;
+    w->next_progress = search_first_progress(lim);
     w->finished = 1;
     out->stop = STOP_MEMORY;
     if (nodes_init(&w->ns, mem) != 0)

@@ -167,7 +167,7 @@ static void bfs_run(const board *b, const position *start, const bfs_config *cfg
     uint64_t *cur = xcalloc((size_t)st.words, sizeof(uint64_t));
     uint64_t *child = xcalloc((size_t)st.words, sizeof(uint64_t));
     sq_t *tmp = xmalloc(sizeof(sq_t) * (size_t)b->nboxes);
-    int64_t next_progress = lim->progress ? lim->start_ns + (int64_t)(lim->progress_every * 1e9) : 0;
+    int64_t next_progress = search_first_progress(lim);
     uint32_t found = UINT32_MAX;
 
     if (table_resize(&st, 1u << 12) != 0) {

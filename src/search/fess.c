@@ -819,7 +819,7 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     if (cfg->advisors && cfg->hotspots)
         hotspot_init(&f->hs, b, lim->deadline_ns);
     u32map_init(&f->cell_of, 256);
-    f->next_progress = lim->progress ? lim->start_ns + (int64_t)(lim->progress_every * 1e9) : 0;
+    f->next_progress = search_first_progress(lim);
 
     if (nodes_init(&f->ns, mem) != 0) {
         out->stop = STOP_MEMORY;

@@ -4,6 +4,7 @@
 #include "../util/util.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 const char *stop_reason_text(stop_reason r)
 {
@@ -77,4 +78,17 @@ int search_deadline_passed(const search_limits *lim, deadline_poll *dp)
     else if (gap > 2000000 && dp->every > 1)
         dp->every /= 2;
     return now >= lim->deadline_ns;
+}
+
+void search_limits_start(search_limits *lim, double seconds)
+{
+    memset(lim, 0, sizeof *lim);
+    lim->start_ns = timer_now_ns();
+    if (seconds > 0)
+        lim->deadline_ns = lim->start_ns + (int64_t)(seconds * 1e9);
+}
+
+int64_t search_first_progress(const search_limits *lim)
+{
+    return lim->progress ? lim->start_ns + (int64_t)(lim->progress_every * 1e9) : 0;
 }

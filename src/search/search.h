@@ -37,6 +37,14 @@ typedef struct search_limits {
     int64_t start_ns;
 } search_limits;
 
+/* Clears *lim and starts its clock now: deadline `seconds` from now (none
+ * when seconds <= 0), no other limit. The one place seconds become a
+ * deadline. */
+void search_limits_start(search_limits *lim, double seconds);
+/* The first progress report's time of a search starting under lim (0: no
+ * progress callback). */
+int64_t search_first_progress(const search_limits *lim);
+
 /* One push or macro move: the box on `from` ends on `to` after `pushes`
  * pushes, the last one in direction `dir`. A straight move along `dir`
  * needs no more; other macros are replayed by a box-path search. */

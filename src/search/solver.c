@@ -68,9 +68,7 @@ static int finish_solution(const board *b, movelist *mv, const options *o,
         opt_config_default(&oc);
         oc.metric = o->optimal ? OPT_PUSHES : OPT_MOVES;
         search_limits ol;
-        memset(&ol, 0, sizeof ol);
-        ol.start_ns = timer_now_ns();
-        ol.deadline_ns = ol.start_ns + (int64_t)(o->optimize * 1e9);
+        search_limits_start(&ol, o->optimize);
         ol.interrupt = lim->interrupt;
         membudget om;
         mem_init(&om, mem_limit);

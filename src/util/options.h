@@ -10,6 +10,14 @@
 
 #include <stdio.h>
 
+/* --check is on by default in debug builds (make debug), where every
+ * search then verifies its position after every push. */
+#ifdef KEEPER_DEBUG
+#define CHECK_DEFAULT 1
+#else
+#define CHECK_DEFAULT 0
+#endif
+
 #define KEEPER_OPTIONS(X)                                                                    \
     X(time, DBL, 600, 0, 1e9, "time limit per level in seconds (0 = none)")                  \
     X(memory, INT, 4096, 16, 1048576, "memory limit of a run in MiB, shared by its threads") \
@@ -52,7 +60,7 @@
     X(reach_reuse, INT, 1, 0, 1, "update reachability after a push from the parent's")       \
     X(weight, INT, 3, 1, 10, "fast mode: f = g + weight * h (optimal mode uses 1)")        \
     X(weight2, INT, 1, 0, 10, "fast mode: a second open list with this weight, expansions alternate (0 = none)") \
-    X(check, INT, 0, 0, 1, "debug: verify the position after every push")
+    X(check, INT, CHECK_DEFAULT, 0, 1, "debug: verify the position after every push (default on in make debug builds)")
 
 #define OPT_TYPE_INT long long
 #define OPT_TYPE_DBL double

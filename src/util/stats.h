@@ -6,56 +6,57 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* X(name, description) */
-#define KEEPER_STATS(X)                                                        \
-    X(nodes, "positions stored")                                               \
-    X(expanded, "positions expanded")                                          \
-    X(generated, "pushes generated")                                           \
-    X(duplicates, "transposition hits (position already stored)")              \
-    X(reopened, "stored positions reached again on a shorter path")            \
-    X(cut_dead, "pushes onto dead squares")                                    \
-    X(cut_freeze, "freeze deadlocks")                                          \
-    X(cut_patterns, "small box/wall patterns proven dead (not frozen)")        \
-    X(cut_bipartite, "bipartite deadlocks (no perfect matching)")              \
-    X(cut_fixed, "deadlocks of the matching with fixed boxes as walls")        \
-    X(cut_corral, "pushes pruned by PI-corrals")                               \
-    X(corrals, "PI-corrals found")                                             \
-    X(corral_deadlocks, "positions with a PI-corral and no legal push")        \
-    X(subset_searches, "corral deadlock searches run")                           \
-    X(subset_deadlocks, "positions proven dead by a corral deadlock search")     \
-    X(local_searches, "local deadlock searches run (xy relaxation)")            \
-    X(cut_local, "positions proven dead by a local deadlock search")           \
-    X(stuck_tests, "positions searched for a stuck pattern (large subtrees)")  \
-    X(stuck_learned, "deadlock patterns learned")                              \
-    X(cut_capsets, "pushes that break a capacity-counted deadlock set")          \
-    X(cut_stuck, "positions holding a learned deadlock pattern")               \
-    X(cut_ancestor, "positions below a position proven dead")                  \
-    X(tunnel_macros, "tunnel pushes extended to macro pushes")                 \
-    X(cut_tunnel, "pushes into tunnels that cannot be finished")               \
-    X(packing_macros, "packing-order macro moves made")                        \
-    X(dfs_extensions, "children expanded at once (equal f)")                   \
-    X(setpos_steps, "pushes made and unmade to put positions on the board")    \
-    X(reach_calls, "player reachability computations")                         \
-    X(reach_reused, "reachability updated from the parent's after a push")     \
-    X(meetings, "positions both a forward and the backward search reached")   \
-    X(cells, "feature-space cells made")                                       \
-    X(advised, "moves an advisor chose (weight 0)")                            \
-    X(max_depth, "deepest position (pushes)")                                  \
-    X(best_packed, "most boxes packed in packing order (feature search)")      \
-    X(best_lower_bound, "highest f expanded (pushes)")                         \
-    X(lent_threads, "threads lent to the level (strategies side by side)")     \
-    X(mem_bytes, "peak bytes in the search's memory budget")
+/* X(name, how, description): how counters of two searches or sub-levels
+ * combine (stats_add): SUM adds them, MAX keeps the larger (depths, bests,
+ * peaks). */
+#define KEEPER_STATS(X)                                                               \
+    X(nodes, SUM, "positions stored")                                                 \
+    X(expanded, SUM, "positions expanded")                                            \
+    X(generated, SUM, "pushes generated")                                             \
+    X(duplicates, SUM, "transposition hits (position already stored)")                \
+    X(reopened, SUM, "stored positions reached again on a shorter path")              \
+    X(cut_dead, SUM, "pushes onto dead squares")                                      \
+    X(cut_freeze, SUM, "freeze deadlocks")                                            \
+    X(cut_patterns, SUM, "small box/wall patterns proven dead (not frozen)")          \
+    X(cut_bipartite, SUM, "bipartite deadlocks (no perfect matching)")                \
+    X(cut_fixed, SUM, "deadlocks of the matching with fixed boxes as walls")          \
+    X(cut_corral, SUM, "pushes pruned by PI-corrals")                                 \
+    X(corrals, SUM, "PI-corrals found")                                               \
+    X(corral_deadlocks, SUM, "positions with a PI-corral and no legal push")          \
+    X(subset_searches, SUM, "corral deadlock searches run")                           \
+    X(subset_deadlocks, SUM, "positions proven dead by a corral deadlock search")     \
+    X(local_searches, SUM, "local deadlock searches run (xy relaxation)")             \
+    X(cut_local, SUM, "positions proven dead by a local deadlock search")             \
+    X(stuck_tests, SUM, "positions searched for a stuck pattern (large subtrees)")    \
+    X(stuck_learned, SUM, "deadlock patterns learned")                                \
+    X(cut_capsets, SUM, "pushes that break a capacity-counted deadlock set")          \
+    X(cut_stuck, SUM, "positions holding a learned deadlock pattern")                 \
+    X(cut_ancestor, SUM, "positions below a position proven dead")                    \
+    X(tunnel_macros, SUM, "tunnel pushes extended to macro pushes")                   \
+    X(cut_tunnel, SUM, "pushes into tunnels that cannot be finished")                 \
+    X(packing_macros, SUM, "packing-order macro moves made")                          \
+    X(dfs_extensions, SUM, "children expanded at once (equal f)")                     \
+    X(setpos_steps, SUM, "pushes made and unmade to put positions on the board")      \
+    X(reach_calls, SUM, "player reachability computations")                           \
+    X(reach_reused, SUM, "reachability updated from the parent's after a push")       \
+    X(meetings, SUM, "positions both a forward and the backward search reached")      \
+    X(cells, SUM, "feature-space cells made")                                         \
+    X(advised, SUM, "moves an advisor chose (weight 0)")                              \
+    X(max_depth, MAX, "deepest position (pushes)")                                    \
+    X(best_packed, MAX, "most boxes packed in packing order (feature search)")        \
+    X(best_lower_bound, MAX, "highest f expanded (pushes)")                           \
+    X(lent_threads, SUM, "threads lent to the level (strategies side by side)")       \
+    X(mem_bytes, MAX, "peak bytes in the search's memory budget")
 
 typedef struct stats {
-#define STATS_FIELD(name, desc) uint64_t name;
+#define STATS_FIELD(name, how, desc) uint64_t name;
     KEEPER_STATS(STATS_FIELD)
 #undef STATS_FIELD
 } stats;
 
 /* Prints "prefix name  value  description" lines for nonzero counters. */
 void stats_print(FILE *f, const char *prefix, const stats *s);
-/* Adds every counter of b into a (max_depth, best_packed, best_lower_bound and
- * mem_bytes take the maximum). */
+/* Combines every counter of b into a as the table says (SUM or MAX). */
 void stats_add(stats *a, const stats *b);
 
 #endif

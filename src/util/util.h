@@ -31,6 +31,19 @@
  * it: it ends the level cleanly instead). */
 NORETURN void die(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
+/* DEBUG_CHECK(cond): an invariant of the code, checked in builds with
+ * KEEPER_DEBUG (make debug): a violation dies naming the file, line and
+ * condition. In other builds the condition is not evaluated, so it may be
+ * costly (a fresh hash of the whole position). */
+#ifdef KEEPER_DEBUG
+#define DEBUG_CHECK(cond)                                                              \
+    ((cond) ? (void)0                                                                  \
+            : die("internal error: %s:%d: the invariant %s does not hold", __FILE__, \
+                  __LINE__, #cond))
+#else
+#define DEBUG_CHECK(cond) ((void)0)
+#endif
+
 /* Allocation that never returns NULL (dies instead). For small, bounded
  * structures: parser output, board tables, option strings. */
 void *xmalloc(size_t n);

@@ -8,6 +8,7 @@
 #include "../../src/core/reach.h"
 #include "../../src/core/solution.h"
 #include "../../src/search/pathbuild.h"
+#include "../../src/util/stats.h"
 
 #include <stdlib.h>
 
@@ -172,17 +173,25 @@ TEST(reach_after_push_matches_fresh_computation)
     collection_free(&c);
 }
 
+/* The board of the region tests: the player is shut in the right part by
+ * the box column. Builds c, b, p (the start) and r (empty). */
+static int column_board(collection *c, board *b, position *p, reach *r)
+{
+    if (load_one(c, "#######\n#. $ .#\n#  $@ #\n#. $  #\n#######\n") != 0)
+        return -1;
+    board_build(b, &c->levels[0]);
+    pos_init(p, b);
+    reach_init(r, b->nsq);
+    return 0;
+}
+
 TEST(reach_marks_region_and_normalizes)
 {
     collection c;
-    /* the player is shut in the right part by the box column */
-    REQUIRE(load_one(&c, "#######\n#. $ .#\n#  $@ #\n#. $  #\n#######\n") == 0);
     board b;
-    board_build(&b, &c.levels[0]);
     position p;
-    pos_init(&p, &b);
     reach r;
-    reach_init(&r, b.nsq);
+    REQUIRE(column_board(&c, &b, &p, &r) == 0);
     sq_t norm = reach_compute(&r, &p, p.player);
     int floors = 0, boxes = 0;
     for (int s = 0; s < b.nsq; s++) {
@@ -210,6 +219,56 @@ TEST(reach_marks_region_and_normalizes)
     pos_free(&p);
     board_free(&b);
     collection_free(&c);
+}
+
+/* reach_check (the debug build's invariant of every region) accepts a
+ * fresh region and finds each kind of damage. */
+TEST(reach_check_finds_a_wrong_region)
+{
+    collection c;
+    board b;
+    position p;
+    reach r;
+    REQUIRE(column_board(&c, &b, &p, &r) == 0);
+    reach_compute(&r, &p, p.player);
+    CHECK_INT(reach_check(&r, &p, p.player), 0);
+    sq_t left = b.sq_of_cell[2 * 7 + 1]; /* floor beyond the box column */
+    sq_t box = b.sq_of_cell[2 * 7 + 3];
+    sq_t mine = b.sq_of_cell[3 * 7 + 5]; /* floor of the player's part */
+    r.stamp[left] = r.ts; /* a floor marked that is not joined */
+    CHECK_INT(reach_check(&r, &p, p.player), 4);
+    reach_compute(&r, &p, p.player);
+    r.stamp[box] = 0; /* a box next to the region not marked */
+    CHECK_INT(reach_check(&r, &p, p.player), 3);
+    reach_compute(&r, &p, p.player);
+    r.stamp[mine] = 0; /* a joined floor not marked */
+    CHECK_INT(reach_check(&r, &p, p.player), 2);
+    reach_compute(&r, &p, p.player);
+    r.norm = mine; /* not the smallest square */
+    CHECK_INT(reach_check(&r, &p, p.player), 6);
+    reach_free(&r);
+    pos_free(&p);
+    board_free(&b);
+    collection_free(&c);
+}
+
+/* stats_add combines each counter as the table says: sums, and maxima for
+ * depths, bests and peaks. */
+TEST(stats_add_sums_and_maxima)
+{
+    stats a = {0}, b = {0};
+    a.nodes = 5;
+    b.nodes = 7;
+    a.max_depth = 30;
+    b.max_depth = 12;
+    a.mem_bytes = 100;
+    b.mem_bytes = 400;
+    a.best_lower_bound = 3;
+    stats_add(&a, &b);
+    CHECK_INT(a.nodes, 12);
+    CHECK_INT(a.max_depth, 30);
+    CHECK_INT(a.mem_bytes, 400);
+    CHECK_INT(a.best_lower_bound, 3);
 }
 
 TEST(replay_metrics_and_case)
