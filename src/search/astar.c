@@ -6,6 +6,7 @@
 #include "boxpath.h"
 #include "pstack.h"
 #include "../analysis/packing.h"
+#include "../analysis/tunnels.h"
 #include "../core/position.h"
 #include "../core/reach.h"
 #include "../deadlock/corral.h"
@@ -126,50 +127,6 @@ static void check_reach(astar *a, const reach *r, sq_t norm)
         if (reach_floor(f, (sq_t)s) != reach_floor(r, (sq_t)s) ||
             reach_box(f, (sq_t)s) != reach_box(r, (sq_t)s))
             die("internal error: incremental reachability differs on square %d", s);
-}
-
-/* Whether both neighbours of s across the axis of direction d are walls. */
-static inline int corridor(const board *b, sq_t s, int d)
-{
-    int side = (d + 1) & 3; /* a perpendicular direction */
-    return b->nb[s][side] == SQ_NONE && b->nb[s][DIR_OPP(side)] == SQ_NONE;
-}
-
-/* Tunnel macro. The box on `from` is pushed in direction d; returns how
- * many squares it should go (1 = an ordinary push), or 0 when the push
- * leads nowhere on any shortest solution.
- *
- * Let the box go from S to N with the player ending on S. If S and N are
- * corridor squares (walls on both sides across the push) and N is no goal,
- * the box can move only along the corridor. Pushing it back later (from NN,
- * the square beyond N) undoes this push: a solution doing that is two
- * pushes longer than one that never made it, so on a shortest solution the
- * box's next move is forward. If NN is also a corridor square, no other
- * push or walk of the player before that move can use NN (a box pushed onto
- * NN would freeze both), so the forward push may be made at once without
- * changing the push count: the macro preserves push-optimality. If NN is a
- * wall or a dead square, or a corridor square holding a box, the box can
- * never move forward: no shortest solution passes here. */
-static int tunnel_length(const board *b, const position *p, sq_t from, int d)
-{
-    sq_t S = from, N = b->nb[from][d];
-    int len = 1;
-    for (;;) {
-        if (!corridor(b, S, d) || !corridor(b, N, d) || b->is_goal[N])
-            return len;
-        sq_t NN = b->nb[N][d];
-        if (NN == SQ_NONE || b->dead[NN])
-            return 0;
-        if (!corridor(b, NN, d))
-            return len;
-        if (p->box_at[NN] != NO_BOX)
-            return 0;
-        if (len >= 1000)
-            return len;
-        len++;
-        S = N;
-        N = NN;
-    }
 }
 
 static int expand(astar *a, uint32_t n, int depth);
