@@ -1,6 +1,7 @@
 /* plan.c: the base search and the plan it gives (see plan.h). */
 #include "plan.h"
 #include "packing.h"
+#include "../util/heap.h"
 #include "../util/timer.h"
 #include "../util/u32map.h"
 #include "../util/util.h"
@@ -27,16 +28,6 @@ typedef struct bnode {
                        from a root, itself included (see add_node) */
 } bnode;
 
-typedef struct hentry {
-    uint64_t key;
-    uint32_t idx;
-} hentry;
-
-typedef struct pheap {
-    hentry *e;
-    uint32_t n, cap;
-} pheap;
-
 typedef struct pull_move {
     sq_t to, player;
     int pulls;
@@ -54,12 +45,12 @@ typedef struct basesearch {
     uint32_t nnodes, cap;
     uint32_t *table; /* node index + 1, 0 = empty */
     uint32_t tmask;
-    pheap *heaps;    /* [nboxes + 1] waiting positions by boxes done */
+    heap *heaps;     /* [nboxes + 1] waiting positions by boxes done */
     uint32_t nwaiting;
     uint32_t rr;     /* round robin over the heaps */
     /* PLAN_BY_CELLS: positions filed by the features of their best past */
     int cells;
-    pheap *cell;        /* [ncells] waiting positions, in creation order */
+    heap *cell;         /* [ncells] waiting positions, in creation order */
     uint32_t ncells, cell_cap;
     u32map cell_index;  /* a cell's key -> its index */
     uint32_t cell_rr;   /* round robin over the cells in creation order */
@@ -440,50 +431,6 @@ static int grow_table(basesearch *s)
     return 0;
 }
 
-static int heap_push(pheap *h, uint64_t key, uint32_t idx)
-{
-    if (h->n == h->cap) {
-        uint32_t cap = h->cap ? h->cap * 2 : 256;
-        hentry *e = realloc(h->e, sizeof(hentry) * cap);
-        if (!e)
-            return -1;
-        h->e = e;
-        h->cap = cap;
-    }
-    uint32_t i = h->n++;
-    while (i > 0) {
-        uint32_t p = (i - 1) / 2;
-        if (h->e[p].key <= key)
-            break;
-        h->e[i] = h->e[p];
-        i = p;
-    }
-    h->e[i].key = key;
-    h->e[i].idx = idx;
-    return 0;
-}
-
-static uint32_t heap_pop(pheap *h)
-{
-    uint32_t top = h->e[0].idx;
-    hentry last = h->e[--h->n];
-    uint32_t i = 0, n = h->n;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && h->e[c + 1].key < h->e[c].key)
-            c++;
-        if (last.key <= h->e[c].key)
-            break;
-        h->e[i] = h->e[c];
-        i = c;
-    }
-    if (n > 0)
-        h->e[i] = last;
-    return top;
-}
-
 /* The next position to expand: on odd turns the best waiting one (most
  * boxes done), on even turns the heaps by boxes done in turn, so that a
  * greedy line stuck on a plateau does not starve the others (as the
@@ -505,7 +452,7 @@ static uint32_t next_node(basesearch *s, uint64_t turn)
         s->rr = (uint32_t)(pick + 1);
     }
     s->nwaiting--;
-    return heap_pop(&s->heaps[pick]);
+    return heap_pop(&s->heaps[pick]).val;
 }
 
 /* PLAN_BY_CELLS: the next position: on odd turns from the cells in turn
@@ -513,7 +460,7 @@ static uint32_t next_node(basesearch *s, uint64_t turn)
  * position so far (when it still holds one). */
 static uint32_t next_node_cells(basesearch *s, uint64_t turn)
 {
-    pheap *c = NULL;
+    heap *c = NULL;
     if (!(turn & 1)) {
         uint32_t ci = s->node[s->best_score].cell;
         if (s->cell[ci].n > 0)
@@ -527,7 +474,7 @@ static uint32_t next_node_cells(basesearch *s, uint64_t turn)
         }
     }
     s->nwaiting--;
-    return heap_pop(c);
+    return heap_pop(c).val;
 }
 
 /* The cell of the given key (made on first use); -1 out of memory. */
@@ -538,7 +485,7 @@ static int64_t cell_of(basesearch *s, uint32_t key)
         return ci;
     if (s->ncells == s->cell_cap) {
         uint32_t cap = s->cell_cap ? s->cell_cap * 2 : 64;
-        pheap *c = realloc(s->cell, sizeof(pheap) * cap);
+        heap *c = realloc(s->cell, sizeof(heap) * cap);
         if (!c)
             return -1;
         s->cell = c;
@@ -657,11 +604,11 @@ static int add_node(basesearch *s, int32_t parent, sq_t from, sq_t to, int elim,
         x->cell = (uint32_t)ci;
         uint64_t key = (uint64_t)MIN(x->depth, 4095) << 48 | (uint64_t)MIN(conn, 255) << 40 |
                        (uint64_t)MIN(ongoal, 255) << 32 | k;
-        if (heap_push(&s->cell[ci], key, k) != 0)
+        if (heap_push(&s->cell[ci], NULL, key, k) != 0)
             return -1;
     } else {
         uint64_t key = (uint64_t)MIN(conn, 255) << 44 | (uint64_t)MIN(x->depth, 4095) << 32 | k;
-        if (heap_push(&s->heaps[x->done], key, k) != 0)
+        if (heap_push(&s->heaps[x->done], NULL, key, k) != 0)
             return -1;
     }
     s->nwaiting++;
@@ -802,10 +749,10 @@ static void basesearch_free(basesearch *s)
     free(s->table);
     if (s->heaps)
         for (int d = 0; d <= s->b->nboxes; d++)
-            free(s->heaps[d].e);
+            heap_free(&s->heaps[d], NULL);
     free(s->heaps);
     for (uint32_t i = 0; i < s->ncells; i++)
-        free(s->cell[i].e);
+        heap_free(&s->cell[i], NULL);
     free(s->cell);
     u32map_free(&s->cell_index);
     free(s->occ);
@@ -1058,7 +1005,7 @@ int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_
     s.mboxes = malloc(sizeof(sq_t) * (size_t)b->nboxes);
     s.mbases = malloc(sizeof(int) * (size_t)b->nboxes);
     s.tmp = calloc(2 * (size_t)s.W, sizeof(uint64_t));
-    s.heaps = calloc((size_t)b->nboxes + 1, sizeof(pheap));
+    s.heaps = calloc((size_t)b->nboxes + 1, sizeof(heap));
     s.cells = order == PLAN_BY_CELLS;
     if (s.cells)
         u32map_init(&s.cell_index, 256);

@@ -1,5 +1,6 @@
 /* vicinity.c: the vicinity search (see vicinity.h). */
 #include "vicinity.h"
+#include "../util/heap.h"
 #include "../util/timer.h"
 #include "../util/util.h"
 
@@ -240,11 +241,6 @@ typedef struct vnode {
     uint32_t parent;
 } vnode;
 
-typedef struct hitem {
-    uint64_t cost;
-    uint32_t node;
-} hitem;
-
 typedef struct vsearch {
     const board *b;
     cloud cl;
@@ -253,8 +249,7 @@ typedef struct vsearch {
     uint32_t nn, ncap;
     uint64_t *slot; /* fingerprint (high half of the state's hash) and node */
     uint32_t tmask;
-    hitem *heap;
-    uint32_t nh, hcap;
+    heap open; /* states by cost: key the cost, val the node */
     search_limits *lim;
     uint64_t work; /* configurations offered to the cloud (limit checks) */
     int fit;       /* positions of the segment whose variants were all added */
@@ -324,42 +319,6 @@ static uint32_t node_get(vsearch *v, uint32_t cid, sq_t sq, int *is_new)
     v->slot[h] = fp | id;
     *is_new = 1;
     return id;
-}
-
-static int heap_push(vsearch *v, uint64_t cost, uint32_t node)
-{
-    if (v->nh == v->hcap && grow(v->mem, (void **)&v->heap, &v->hcap, sizeof(hitem)))
-        return -1;
-    uint32_t i = v->nh++;
-    while (i > 0) {
-        uint32_t p = (i - 1) / 2;
-        if (v->heap[p].cost <= cost)
-            break;
-        v->heap[i] = v->heap[p];
-        i = p;
-    }
-    v->heap[i] = (hitem){cost, node};
-    return 0;
-}
-
-static hitem heap_pop(vsearch *v)
-{
-    hitem top = v->heap[0], last = v->heap[--v->nh];
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= v->nh)
-            break;
-        if (c + 1 < v->nh && v->heap[c + 1].cost < v->heap[c].cost)
-            c++;
-        if (v->heap[c].cost >= last.cost)
-            break;
-        v->heap[i] = v->heap[c];
-        i = c;
-    }
-    if (v->nh)
-        v->heap[i] = last;
-    return top;
 }
 
 /* Marks configuration cid's boxes (box_stamp == gen) and computes the
@@ -434,8 +393,7 @@ static void vsearch_free(vsearch *v)
         mem_free(m, v->nodes, sizeof(vnode) * v->ncap);
     if (v->slot)
         mem_free(m, v->slot, sizeof(uint64_t) * (v->tmask + 1));
-    if (v->heap)
-        mem_free(m, v->heap, sizeof(hitem) * v->hcap);
+    heap_free(&v->open, m);
     free(v->box_stamp);
     free(v->dist_stamp);
     free(v->dist);
@@ -860,7 +818,7 @@ vicinity_result vicinity_segment(const board *b, const movelist *mv, const sol_t
     }
     int is_new;
     uint32_t root = node_get(&v, start_cid, start_sq, &is_new);
-    if (root == NONE32 || heap_push(&v, 0, root)) {
+    if (root == NONE32 || heap_push(&v.open, v.mem, 0, root)) {
         vsearch_free(&v);
         return VIC_TOO_BIG;
     }
@@ -872,12 +830,12 @@ vicinity_result vicinity_segment(const board *b, const movelist *mv, const sol_t
     int64_t next_progress = 0;
     uint64_t *tmp = xmalloc(sizeof(uint64_t) * (size_t)W);
     uint64_t pops = 0;
-    while (v.nh > 0) {
-        hitem h = heap_pop(&v);
-        if (h.cost >= best)
+    while (v.open.n > 0) {
+        heap_item h = heap_pop(&v.open);
+        if (h.key >= best)
             break;
-        vnode *x = &v.nodes[h.node];
-        if (x->closed || h.cost != x->cost)
+        vnode *x = &v.nodes[h.val];
+        if (x->closed || h.key != x->cost)
             continue;
         x->closed = 1;
         if ((++pops & 255) == 0 && search_check_limits(lim, &dummy, &next_progress) != STOP_NONE) {
@@ -893,7 +851,7 @@ vicinity_result vicinity_segment(const board *b, const movelist *mv, const sol_t
                 uint64_t f = cost + (end_sq == SQ_NONE ? 0 : walk_cost(metric, v.dist[end_sq]));
                 if (f < best && f <= bound) {
                     best = f;
-                    best_node = h.node;
+                    best_node = h.val;
                 }
             }
             if (end_sq == SQ_NONE)
@@ -923,14 +881,14 @@ vicinity_result vicinity_segment(const board *b, const movelist *mv, const sol_t
                         res = VIC_TOO_BIG;
                         break;
                     }
-                    x = &v.nodes[h.node]; /* node_get may move the nodes */
+                    x = &v.nodes[h.val]; /* node_get may move the nodes */
                     vnode *yn = &v.nodes[y];
                     if (yn->closed || yn->cost <= c)
                         continue;
                     yn->cost = c;
-                    yn->parent = h.node;
+                    yn->parent = h.val;
                     yn->dir = (uint8_t)d;
-                    if (heap_push(&v, c, y)) {
+                    if (heap_push(&v.open, v.mem, c, y)) {
                         res = VIC_TOO_BIG;
                         break;
                     }

@@ -16,6 +16,7 @@
 #include "../core/position.h"
 #include "../core/reach.h"
 #include "../heuristic/lowerbound.h"
+#include "../util/heap.h"
 #include "../util/u32map.h"
 #include "../util/util.h"
 
@@ -27,21 +28,11 @@
 /* The virtual root's key: the goal boxes' hash XOR this. */
 #define VROOT_KEY 0x6A09E667F3BCC909ull
 
-typedef struct bentry {
-    uint64_t key; /* make_key */
-    uint32_t node;
-} bentry;
-
-typedef struct bheap {
-    bentry *e;
-    uint32_t n, cap;
-} bheap;
-
 /* With cfg->cells: a cell of the open list, the positions whose parent's best
  * cell key (cell_key) is `key`. */
 typedef struct bcell {
     uint32_t key;
-    bheap h;
+    heap h;
 } bcell;
 
 struct backward {
@@ -76,7 +67,7 @@ struct backward {
     uint32_t ts;
     sq_t *stack;     /* [nsq] */
 
-    bheap open;        /* positions waiting for expansion (without cells) */
+    heap open;         /* positions waiting for expansion (without cells) */
     /* use_cells: the open list split into cells, in creation order */
     bcell *cells;
     uint32_t ncells, capcells;
@@ -104,52 +95,6 @@ struct backward {
     int nwatched;
     int met; /* the solution (out->pushes) was built at a meeting */
 };
-
-/* ---------------------------------------------------------- open list */
-
-static int heap_push(backward *w, bheap *hp, uint64_t key, uint32_t idx)
-{
-    if (hp->n == hp->cap) {
-        uint32_t cap = hp->cap ? hp->cap * 2 : 1024;
-        bentry *h = mem_realloc(w->mem, hp->e, sizeof(bentry) * hp->cap, sizeof(bentry) * cap);
-        if (!h)
-            return -1;
-        hp->e = h;
-        hp->cap = cap;
-    }
-    bentry e = {key, idx};
-    uint32_t i = hp->n++;
-    while (i > 0) {
-        uint32_t up = (i - 1) / 2;
-        if (hp->e[up].key <= key)
-            break;
-        hp->e[i] = hp->e[up];
-        i = up;
-    }
-    hp->e[i] = e;
-    return 0;
-}
-
-static bentry heap_pop(bheap *hp)
-{
-    bentry top = hp->e[0];
-    bentry last = hp->e[--hp->n];
-    uint32_t i = 0, n = hp->n;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && hp->e[c + 1].key < hp->e[c].key)
-            c++;
-        if (last.key <= hp->e[c].key)
-            break;
-        hp->e[i] = hp->e[c];
-        i = c;
-    }
-    if (n > 0)
-        hp->e[i] = last;
-    return top;
-}
 
 /* ---------------------------------------------------------- cells */
 
@@ -207,16 +152,16 @@ static int64_t cell_of(backward *w, uint32_t key)
 static int open_push(backward *w, uint32_t ck, uint64_t key, uint32_t c)
 {
     if (!w->use_cells)
-        return heap_push(w, &w->open, key, c);
+        return heap_push(&w->open, w->mem, key, c);
     int64_t k = cell_of(w, ck);
-    return k < 0 ? -1 : heap_push(w, &w->cells[k].h, key, c);
+    return k < 0 ? -1 : heap_push(&w->cells[k].h, w->mem, key, c);
 }
 
 /* The next position to expand into *e; 0 when the open list is empty.
  * With cells: odd steps serve the round-robin's next cell (in creation
  * order, skipping empty ones), even steps the best cell holding
  * positions. */
-static int open_pop(backward *w, bentry *e)
+static int open_pop(backward *w, heap_item *e)
 {
     if (!w->use_cells) {
         if (w->open.n == 0)
@@ -784,14 +729,14 @@ int backward_step(backward *w, uint64_t node_budget)
             return 0;
         if (limits_hit(w))
             break;
-        bentry e;
+        heap_item e;
         if (!open_pop(w, &e)) {
             w->stop = STOP_EXHAUSTED;
             break;
         }
-        if (node_closed(nodes_at(&w->ns, e.node)))
+        if (node_closed(nodes_at(&w->ns, e.val)))
             continue;
-        if (expand(w, e.node))
+        if (expand(w, e.val))
             break;
     }
     w->out->stop = w->stop;
@@ -846,9 +791,9 @@ void backward_end(backward *w)
     }
     out->st.mem_bytes = mem->peak;
     if (!w->trivial) {
-        mem_free(mem, w->open.e, sizeof(bentry) * w->open.cap);
+        heap_free(&w->open, mem);
         for (uint32_t k = 0; k < w->ncells; k++)
-            mem_free(mem, w->cells[k].h.e, sizeof(bentry) * w->cells[k].h.cap);
+            heap_free(&w->cells[k].h, mem);
         mem_free(mem, w->cells, sizeof(bcell) * w->capcells);
         mem_free(mem, w->past, sizeof(uint32_t) * w->past_cap);
         free(w->is_start);

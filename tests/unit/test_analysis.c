@@ -444,48 +444,34 @@ TEST(perft_push_generation_counts)
 }
 
 /* Tunnel macros: along a corridor the box goes on to the first square
- * that is a goal or opens sideways; into a corridor that ends in a dead
- * square or a box it never goes (0); outside corridors a push is one. */
+ * that is a goal or before the corridor opens; into a corridor that ends
+ * in a dead square or a box it never goes (0); outside corridors a push is
+ * one square. */
 TEST(tunnel_length_follows_corridors)
 {
-    collection c;
-    board b;
-    REQUIRE(test_board_of("##########\n#@$    .##\n##########\n", &c, &b) == 0);
-    position p;
-    pos_init(&p, &b);
-    sq_t box = test_sq(&b, 1, 2);
-    CHECK_INT(tunnel_length(&b, &p, box, DIR_RIGHT), 5); /* on to the goal */
-    pos_free(&p);
-    board_free(&b);
-    collection_free(&c);
-    /* the corridor opens below column 5: the box stops just before */
-    REQUIRE(test_board_of("#########\n#@$    .#\n##### ###\n##### ###\n#########\n", &c, &b) == 0);
-    pos_init(&p, &b);
-    CHECK_INT(tunnel_length(&b, &p, test_sq(&b, 1, 2), DIR_RIGHT), 2);
-    pos_free(&p);
-    board_free(&b);
-    collection_free(&c);
-    /* a dead end beyond: no shortest solution pushes there */
-    REQUIRE(test_board_of("#######\n#@$  ##\n#.#####\n#######\n", &c, &b) == 0);
-    pos_init(&p, &b);
-    CHECK_INT(tunnel_length(&b, &p, test_sq(&b, 1, 2), DIR_RIGHT), 0);
-    pos_free(&p);
-    board_free(&b);
-    collection_free(&c);
-    /* a box ahead in the corridor: the pushed box could never pass it */
-    REQUIRE(test_board_of("##########\n#@$ $  ..#\n##########\n", &c, &b) == 0);
-    pos_init(&p, &b);
-    CHECK_INT(tunnel_length(&b, &p, test_sq(&b, 1, 2), DIR_RIGHT), 0);
-    /* towards the wall: nowhere */
-    CHECK_INT(tunnel_length(&b, &p, test_sq(&b, 1, 2), DIR_LEFT), 0);
-    pos_free(&p);
-    board_free(&b);
-    collection_free(&c);
-    /* not a corridor: an ordinary push */
-    REQUIRE(test_board_of("######\n#@$ .#\n#    #\n######\n", &c, &b) == 0);
-    pos_init(&p, &b);
-    CHECK_INT(tunnel_length(&b, &p, test_sq(&b, 1, 2), DIR_RIGHT), 1);
-    pos_free(&p);
-    board_free(&b);
-    collection_free(&c);
+    static const struct {
+        const char *text;
+        int row, col, dir, expect;
+    } cases[] = {
+        {"##########\n#@$    .##\n##########\n", 1, 2, DIR_RIGHT, 5}, /* on to the goal */
+        {"#########\n#@$    .#\n##### ###\n##### ###\n#########\n", 1, 2, DIR_RIGHT, 2},
+        {"#######\n#@$  ##\n#.#####\n#######\n", 1, 2, DIR_RIGHT, 0}, /* dead end */
+        {"##########\n#@$ $  ..#\n##########\n", 1, 2, DIR_RIGHT, 0},  /* a box ahead */
+        {"##########\n#@$ $  ..#\n##########\n", 1, 2, DIR_LEFT, 0},   /* the wall */
+        {"######\n#@$ .#\n#    #\n######\n", 1, 2, DIR_RIGHT, 1},       /* open floor */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        collection c;
+        board b;
+        REQUIRE(test_board_of(cases[k].text, &c, &b) == 0);
+        position p;
+        pos_init(&p, &b);
+        sq_t box = test_sq(&b, cases[k].row, cases[k].col);
+        if (tunnel_length(&b, &p, box, cases[k].dir) != cases[k].expect)
+            test_fail(__FILE__, __LINE__, "case %zu: tunnel length %d, expected %d", k,
+                      tunnel_length(&b, &p, box, cases[k].dir), cases[k].expect);
+        pos_free(&p);
+        board_free(&b);
+        collection_free(&c);
+    }
 }
