@@ -35,7 +35,7 @@ HDRS     := $(wildcard include/*.h src/*/*.h)
 
 # Build variants: name, compile flags, link flags.
 release_CFLAGS := -O2 -g -DNDEBUG
-debug_CFLAGS   := -O0 -g3 -DKEEPER_DEBUG
+debug_CFLAGS   := -O0 -g3 -DKEEPER_DEBUG -DKEEPER_CHECKS
 asan_CFLAGS    := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
                   -fno-sanitize-recover=all -DKEEPER_DEBUG
 asan_LDFLAGS   := -fsanitize=address,undefined

@@ -12,7 +12,7 @@
 
 /* --check is on by default in debug builds (make debug), where every
  * search then verifies its position after every push. */
-#ifdef KEEPER_DEBUG
+#ifdef KEEPER_CHECKS
 #define CHECK_DEFAULT 1
 #else
 #define CHECK_DEFAULT 0

@@ -32,10 +32,11 @@
 NORETURN void die(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
 /* DEBUG_CHECK(cond): an invariant of the code, checked in builds with
- * KEEPER_DEBUG (make debug): a violation dies naming the file, line and
+ * KEEPER_CHECKS (make debug only; the sanitizer builds, which define
+ * KEEPER_DEBUG, leave them out to keep their speed): a violation dies naming the file, line and
  * condition. In other builds the condition is not evaluated, so it may be
  * costly (a fresh hash of the whole position). */
-#ifdef KEEPER_DEBUG
+#ifdef KEEPER_CHECKS
 #define DEBUG_CHECK(cond)                                                              \
     ((cond) ? (void)0                                                                  \
             : die("internal error: %s:%d: the invariant %s does not hold", __FILE__, \
