@@ -113,7 +113,7 @@ test: build/release/keeper build/release/unit_tests $(if $(HAVE_MPI),build/relea
 test-asan: build/asan/keeper build/asan/unit_tests $(if $(HAVE_MPI),build/asan/keeper-mpi)
 	@KEEPER_TEST_QUICK=1 KEEPER_TEST_SLACK_MS=1000 sh tests/run.sh build/asan $(SHARED)
 
-# The debug build (-O0, KEEPER_DEBUG): every DEBUG_CHECK invariant on (the
+# The debug build (-O0, KEEPER_DEBUG, KEEPER_CHECKS): every DEBUG_CHECK invariant on (the
 # position's hash, boxes and goal count after every push and undo; the
 # player's region after every computation and update) and --check on by
 # default; the quick unit tests and the solve and verify CLI tests.
