@@ -19,10 +19,28 @@ typedef struct heap {
     uint32_t n, cap;
 } heap;
 
-/* Adds (key, val). The array grows in mem's budget, or with plain realloc
- * when mem is NULL. Returns 0, or -1 when memory is refused (the heap is
- * unchanged). */
-int heap_push(heap *h, membudget *mem, uint64_t key, uint32_t val);
+/* Doubles the array, in mem's budget or with plain realloc when mem is
+ * NULL. Returns 0, or -1 when memory is refused (the heap is unchanged). */
+int heap_grow(heap *h, membudget *mem);
+
+/* Adds (key, val), growing the array as heap_grow does. Returns 0, or -1
+ * when memory is refused (the heap is unchanged). Inline: it is on the
+ * backward search's path for every child. */
+static inline int heap_push(heap *h, membudget *mem, uint64_t key, uint32_t val)
+{
+    if (h->n == h->cap && heap_grow(h, mem) != 0)
+        return -1;
+    uint32_t i = h->n++;
+    while (i > 0) {
+        uint32_t up = (i - 1) / 2;
+        if (h->e[up].key <= key)
+            break;
+        h->e[i] = h->e[up];
+        i = up;
+    }
+    h->e[i] = (heap_item){key, val};
+    return 0;
+}
 
 /* Removes and returns the item of least key. h->n must be > 0. */
 static inline heap_item heap_pop(heap *h)
