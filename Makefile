@@ -1,6 +1,7 @@
 # keeper: a Sokoban solver. GNU make, C11, gcc or clang; no configure step.
 #
-#   make            optimized build: build/release/keeper, libkeeper.a
+#   make            optimized build: build/release/keeper, libkeeper.a,
+#                   libkeeper.so (the interface of include/keeper.h)
 #   make debug      -O0 -g, assertions on: build/debug/keeper
 #   make asan       address + undefined-behaviour sanitizers: build/asan/keeper
 #   make test       build and run the unit and end-to-end tests
@@ -28,7 +29,7 @@ BASEFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -pthread
 LDLIBS   := -pthread -lm
 
 LIB_SRC  := $(wildcard src/*.c src/util/*.c src/core/*.c src/analysis/*.c src/deadlock/*.c \
-              src/heuristic/*.c src/search/*.c src/optimize/*.c)
+              src/heuristic/*.c src/search/*.c src/optimize/*.c src/driver/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
 TEST_SRC := $(wildcard tests/unit/*.c)
 HDRS     := $(wildcard include/*.h src/*/*.h)
@@ -41,6 +42,9 @@ asan_CFLAGS    := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 asan_LDFLAGS   := -fsanitize=address,undefined
 tsan_CFLAGS    := -O1 -g -fsanitize=thread -fno-omit-frame-pointer -DKEEPER_DEBUG
 tsan_LDFLAGS   := -fsanitize=thread
+# the library's objects for libkeeper.so: position-independent, every
+# symbol hidden but keeper.h's (KEEPER_API)
+shared_CFLAGS  := $(release_CFLAGS) -fPIC -fvisibility=hidden -DKEEPER_BUILD_SHARED
 
 define variant
 build/$(1)/obj/%.o: %.c $(HDRS) | build/$(1)/dirs
@@ -69,6 +73,14 @@ $(eval $(call variant,debug))
 $(eval $(call variant,asan))
 $(eval $(call variant,tsan))
 
+build/shared/obj/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(shared_CFLAGS) $(CFLAGS) -c $< -o $@
+
+# libkeeper.so: the public interface (include/keeper.h) and nothing else
+build/release/libkeeper.so: $(LIB_SRC:%.c=build/shared/obj/%.o) | build/release/dirs
+	$(CC) -shared -Wl,-soname,libkeeper.so $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # keeper-mpi: the CLI's shared modules (all but main.c) and the library,
 # compiled as usual; only its own file goes through mpicc. Nothing else
 # needs MPI.
@@ -92,7 +104,7 @@ mpi: build/release/keeper-mpi
 
 .PHONY: all debug asan tsan mpi test test-asan test-debug test-tsan demo fuzz fuzz-build install clean bench
 
-all: build/release/keeper build/release/libkeeper.a
+all: build/release/keeper build/release/libkeeper.a build/release/libkeeper.so
 	@ln -sf release/keeper build/keeper
 
 debug: build/debug/keeper
@@ -167,6 +179,7 @@ install: all $(if $(HAVE_MPI),build/release/keeper-mpi)
 	$(if $(HAVE_MPI),install -m 755 build/release/keeper-mpi $(DESTDIR)$(PREFIX)/bin/keeper-mpi)
 	install -m 644 include/keeper.h $(DESTDIR)$(PREFIX)/include/keeper.h
 	install -m 644 build/release/libkeeper.a $(DESTDIR)$(PREFIX)/lib/libkeeper.a
+	install -m 755 build/release/libkeeper.so $(DESTDIR)$(PREFIX)/lib/libkeeper.so
 	install -m 644 docs/keeper.1 $(DESTDIR)$(PREFIX)/share/man/man1/keeper.1
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(shell sed -n 's/^#define KEEPER_VERSION "\(.*\)"/\1/p' include/keeper.h)|g' \
 	    docs/keeper.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/keeper.pc

@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "bench_levels.h"
 #include "../../include/keeper.h"
-#include "../search/solver.h"
+#include "../driver/run.h"
 #include "../util/options.h"
 #include "../util/timer.h"
 #include "../util/util.h"
@@ -75,11 +75,9 @@ int cmd_bench(int argc, char **argv)
         o.max_nodes = BENCH_NODE_BUDGET;
         for (int k = 0; k < c.nlevels; k++) {
             search_limits lim;
-            memset(&lim, 0, sizeof lim);
-            lim.start_ns = timer_now_ns();
-            lim.max_nodes = BENCH_NODE_BUDGET;
+            driver_limits(&lim, &o, NULL);
             solve_result r;
-            solve_level(&c.levels[k], &o, &lim, (uint64_t)o.memory * 1024 * 1024, &r);
+            solve_level(&c.levels[k], &o, &lim, driver_memory_share(&o, 1), &r);
             total_nodes += r.st.nodes;
             total_expanded += r.st.expanded;
             runs++;

@@ -11,10 +11,8 @@
 #include "cli.h"
 #include "solread.h"
 #include "../../include/keeper.h"
-#include "../analysis/distance.h"
-#include "../core/board.h"
 #include "../core/solution.h"
-#include "../optimize/optimize.h"
+#include "../driver/solve.h"
 #include "../util/str.h"
 #include "../util/timer.h"
 #include "../util/util.h"
@@ -94,20 +92,7 @@ static void run_job(octx *c, ojob *j)
 {
     search_limits lim; /* the level's time counts from here */
     search_limits_start(&lim, c->seconds);
-    int64_t t0 = lim.start_ns;
-    board b;
-    movelist mv;
-    moves_init(&mv);
-    char err[160];
-    if (board_build(&b, j->lv) != 0) {
-        j->status = OJ_NO_SOLUTION;
-        return;
-    }
-    distance_analyze(&b);
-    lurd_decode(j->input, &mv, err, sizeof err);
     lim.interrupt = &interrupted;
-    membudget mem;
-    mem_init(&mem, c->mem_per_thread);
     opt_config cfg = c->cfg;
     oprog pr = {.tty = c->progress, .verbose = c->verbose, .mu = &c->pmu,
                 .last_ns = &c->last_ns, .index = j->lv->index};
@@ -115,21 +100,15 @@ static void run_job(octx *c, ojob *j)
         cfg.progress = on_progress;
         cfg.progress_arg = &pr;
     }
-    if (optimize_solution(&b, &mv, &cfg, &lim, &mem, &j->rep) != 0) {
+    char why[160];
+    if (optimize_level(j->lv, j->input, &cfg, &lim, c->mem_per_thread, &j->rep, &j->lurd, why,
+                       sizeof why) != 0)
         j->status = OJ_NO_SOLUTION; /* checked before: cannot happen */
-    } else {
-        strbuf s;
-        sb_init(&s);
-        lurd_encode(&s, &mv);
-        j->lurd = xstrdup(s.s);
-        sb_free(&s);
+    else
         j->status = metrics_cmp(&j->rep.after, &j->rep.before, c->cfg.metric) < 0
                         ? OJ_OPTIMIZED
                         : OJ_UNCHANGED;
-    }
-    moves_free(&mv);
-    board_free(&b);
-    j->seconds = timer_seconds_since(t0);
+    j->seconds = timer_seconds_since(lim.start_ns);
 }
 
 static void *oworker(void *arg)

@@ -9,9 +9,8 @@
 #include "cli.h"
 #include "solveout.h"
 #include "../../include/keeper.h"
-#include "../search/solver.h"
+#include "../driver/run.h"
 #include "../util/options.h"
-#include "../util/spares.h"
 #include "../util/str.h"
 #include "../util/timer.h"
 #include "../util/util.h"
@@ -37,12 +36,10 @@ static void on_stop_signal(int sig)
     atomic_store(&interrupted, 1);
 }
 
+/* What the result table and the status line know of a level. */
 typedef struct job {
     const level *lv;
-    int started, done;
-    int helped;  /* a worker offered itself to this level (rc->mu) */
-    int64_t began_ns; /* when it started (rc->mu) */
-    solve_result res;
+    int started, done; /* (under run_ctx.pmu) */
     /* the last progress report (under run_ctx.pmu) */
     int64_t start_ns;
     double seconds;
@@ -54,23 +51,14 @@ typedef struct job {
 typedef struct run_ctx {
     const options *o;
     job *jobs;
-    int njobs, next;
-    int threads;
+    int njobs;
     uint64_t mem_per_thread;
-    spares spares; /* workers with no level left to start */
     int verbose;
     int live;               /* the status line on stderr */
     pthread_mutex_t pmu;    /* stderr: the status line, progress and the table */
     int shown;              /* the status line is on the screen */
     int64_t last_draw_ns;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
 } run_ctx;
-
-typedef struct progress_arg {
-    struct run_ctx *rc;
-    job *j;
-} progress_arg;
 
 /* Takes the status line off the screen (rc->pmu held). */
 static void clear_line(run_ctx *rc)
@@ -144,11 +132,10 @@ static void draw_line(run_ctx *rc, int64_t now)
  * line, every 5 s for --verbose alone): remembers the counters, prints the
  * --verbose block when due, redraws the status line at most 4 times a
  * second. */
-static void progress(void *arg, const stats *st, double seconds)
+static void progress(void *arg, int k, const stats *st, double seconds)
 {
-    const progress_arg *pa = arg;
-    run_ctx *rc = pa->rc;
-    job *j = pa->j;
+    run_ctx *rc = arg;
+    job *j = &rc->jobs[k];
     int64_t now = timer_now_ns();
     pthread_mutex_lock(&rc->pmu);
     j->seconds = seconds;
@@ -167,79 +154,24 @@ static void progress(void *arg, const stats *st, double seconds)
     pthread_mutex_unlock(&rc->pmu);
 }
 
-/* How long a thread offered to a level waits to be borrowed. */
-#define LEND_WAIT_NS 500000000
-
-/* --lend-after: a level running (rc->mu held) for at least that long, with
- * a portfolio that can take a second thread and no offer made to it yet,
- * or NULL. */
-static job *lend_target(run_ctx *rc)
-{
-    if (rc->o->lend_after < 0 || rc->threads < 2 || solve_level_threads(rc->o) < 2)
-        return NULL;
-    int64_t now = timer_now_ns();
-    for (int k = 0; k < rc->next; k++) {
-        job *j = &rc->jobs[k];
-        if (j->started && !j->done && !j->helped &&
-            now - j->began_ns >= (int64_t)(rc->o->lend_after * 1e9))
-            return j;
-    }
-    return NULL;
-}
-
-static void *worker(void *arg)
+/* Level k starts (a worker thread). */
+static void started(void *arg, int k, int64_t start_ns)
 {
     run_ctx *rc = arg;
-    for (;;) {
-        pthread_mutex_lock(&rc->mu);
-        if (rc->next >= rc->njobs || atomic_load(&interrupted)) {
-            /* Wake the printer: after a Ctrl-C it may be waiting for a job
-             * that no worker will start. */
-            pthread_cond_broadcast(&rc->cv);
-            pthread_mutex_unlock(&rc->mu);
-            break;
-        }
-        job *h = lend_target(rc);
-        if (h) {
-            /* Lend this thread to a level that has run long (a hard
-             * one) before starting the next: it borrows the thread at its
-             * next slice boundary, or the offer lapses. */
-            h->helped = 1;
-            pthread_mutex_unlock(&rc->mu);
-            spares_help(&rc->spares, LEND_WAIT_NS);
-            continue;
-        }
-        job *j = &rc->jobs[rc->next++];
-        j->started = 1;
-        j->began_ns = timer_now_ns();
-        pthread_mutex_unlock(&rc->mu);
+    pthread_mutex_lock(&rc->pmu);
+    rc->jobs[k].started = 1;
+    rc->jobs[k].start_ns = start_ns;
+    rc->jobs[k].next_verbose_ns = start_ns + 5000000000;
+    pthread_mutex_unlock(&rc->pmu);
+}
 
-        search_limits lim;
-        search_limits_start(&lim, rc->o->time);
-        lim.max_nodes = (uint64_t)rc->o->max_nodes;
-        lim.interrupt = &interrupted;
-        lim.spares = &rc->spares;
-        progress_arg pa = {rc, j};
-        pthread_mutex_lock(&rc->pmu);
-        j->start_ns = lim.start_ns;
-        j->next_verbose_ns = lim.start_ns + 5000000000;
-        pthread_mutex_unlock(&rc->pmu);
-        if (rc->verbose || rc->live) {
-            lim.progress = progress;
-            lim.progress_arg = &pa;
-            lim.progress_every = rc->live ? 0.25 : 5.0;
-        }
-        solve_level(j->lv, rc->o, &lim, rc->mem_per_thread, &j->res);
-
-        pthread_mutex_lock(&rc->mu);
-        j->done = 1;
-        pthread_cond_broadcast(&rc->cv);
-        pthread_mutex_unlock(&rc->mu);
-    }
-    /* No level left to start: lend this thread to the levels still
-     * running, until every worker is done. */
-    spares_serve(&rc->spares);
-    return NULL;
+/* Level k is done (a worker thread): off the status line. */
+static void finished(void *arg, int k)
+{
+    run_ctx *rc = arg;
+    pthread_mutex_lock(&rc->pmu);
+    rc->jobs[k].done = 1;
+    pthread_mutex_unlock(&rc->pmu);
 }
 
 static void solve_usage(FILE *f)
@@ -288,26 +220,24 @@ int cmd_solve(int argc, char **argv)
 
     int njobs = 0;
     job *jobs = xcalloc((size_t)c.nlevels, sizeof(job));
+    const level **lvs = xcalloc((size_t)c.nlevels + 1, sizeof *lvs);
     for (int k = 0; k < c.nlevels; k++)
-        if (cli_selected(&a.sel, c.levels[k].index) && !(resumed && resumed[k]))
+        if (cli_selected(&a.sel, c.levels[k].index) && !(resumed && resumed[k])) {
+            lvs[njobs] = &c.levels[k];
             jobs[njobs++].lv = &c.levels[k];
+        }
     free(resumed);
-    /* More threads than the levels can use would only wait. */
-    int threads = (int)MIN(o.threads, (long long)MAX(njobs, 1) * solve_level_threads(&o));
+    const int threads = driver_threads(&o, njobs);
 
     run_ctx rc;
     memset(&rc, 0, sizeof rc);
     rc.o = &o;
     rc.jobs = jobs;
     rc.njobs = njobs;
-    rc.threads = threads;
-    rc.mem_per_thread = (uint64_t)o.memory * 1024 * 1024 / (uint64_t)threads;
+    rc.mem_per_thread = driver_memory_share(&o, threads);
     rc.verbose = a.verbose;
     rc.live = !a.quiet && (a.live == 1 || (a.live < 0 && cli_stderr_tty()));
     pthread_mutex_init(&rc.pmu, NULL);
-    spares_init(&rc.spares, threads, rc.mem_per_thread);
-    pthread_mutex_init(&rc.mu, NULL);
-    pthread_cond_init(&rc.cv, NULL);
 
     atomic_store(&interrupted, 0);
     struct sigaction old_sa[CLI_STOP_SIGNALS];
@@ -319,37 +249,34 @@ int cmd_solve(int argc, char **argv)
         solveout_header(stderr, c.name, njobs, &o, threads);
     solveout_notes(out, a.fmt, &c);
 
-    pthread_t *tids = xcalloc((size_t)threads, sizeof(pthread_t));
-    for (int t = 0; t < threads; t++)
-        pthread_create(&tids[t], NULL, worker, &rc);
+    run_hooks hooks = {.arg = &rc, .started = started, .finished = finished};
+    if (rc.verbose || rc.live) {
+        hooks.progress = progress;
+        hooks.every = rc.live ? 0.25 : 5.0;
+    }
+    run *r = run_start(lvs, njobs, &o, &interrupted, &hooks);
+    rc.mem_per_thread = run_memory_share(r);
 
     int64_t t0 = timer_now_ns();
     solve_tally tally;
     memset(&tally, 0, sizeof tally);
     int write_errno = 0;
+    const solve_result **res = xcalloc((size_t)njobs + 1, sizeof *res);
     for (int k = 0; k < njobs; k++) {
-        job *j = &jobs[k];
-        pthread_mutex_lock(&rc.mu);
-        while (!j->done && !(atomic_load(&interrupted) && !j->started))
-            pthread_cond_wait(&rc.cv, &rc.mu);
-        /* With an interrupt, jobs never started stay undone. */
-        int done = j->done;
-        pthread_mutex_unlock(&rc.mu);
-        if (!done) {
+        const solve_result *rk = res[k] = run_wait(r, k);
+        if (!rk) { /* an interrupt came before it started */
             tally.skipped++;
             continue;
         }
         pthread_mutex_lock(&rc.pmu);
         clear_line(&rc);
-        solveout_row(stderr, j->lv, &j->res, a.quiet, a.verbose, &tally);
+        solveout_row(stderr, jobs[k].lv, rk, a.quiet, a.verbose, &tally);
         fflush(stderr);
         pthread_mutex_unlock(&rc.pmu);
-        solveout_level(out, a.fmt, j->lv, &j->res);
+        solveout_level(out, a.fmt, jobs[k].lv, rk);
         if (fflush(out) != 0 && !write_errno)
             write_errno = errno;
     }
-    for (int t = 0; t < threads; t++)
-        pthread_join(tids[t], NULL);
     double elapsed = timer_seconds_since(t0);
     pthread_mutex_lock(&rc.pmu);
     clear_line(&rc);
@@ -359,27 +286,24 @@ int cmd_solve(int argc, char **argv)
     cli_restore_stop_signals(old_sa);
     int bad_out = solveout_close(out, a.output, write_errno) != 0;
     if (a.html) {
-        const level **lv = xcalloc((size_t)njobs + 1, sizeof *lv);
-        const solve_result **res = xcalloc((size_t)njobs + 1, sizeof *res);
+        const level **hlv = xcalloc((size_t)njobs + 1, sizeof *hlv);
+        const solve_result **hres = xcalloc((size_t)njobs + 1, sizeof *hres);
         int n = 0;
         for (int k = 0; k < njobs; k++)
-            if (jobs[k].done) {
-                lv[n] = jobs[k].lv;
-                res[n++] = &jobs[k].res;
+            if (res[k]) {
+                hlv[n] = jobs[k].lv;
+                hres[n++] = res[k];
             }
-        if (solveout_html(a.html, c.name, lv, res, n, a.quiet) != 0)
+        if (solveout_html(a.html, c.name, hlv, hres, n, a.quiet) != 0)
             bad_out = 1;
-        free(lv);
-        free(res);
+        free(hlv);
+        free(hres);
     }
-    for (int k = 0; k < njobs; k++)
-        solve_result_free(&jobs[k].res);
+    run_end(r);
+    free(res);
+    free(lvs);
     free(jobs);
-    free(tids);
-    pthread_mutex_destroy(&rc.mu);
     pthread_mutex_destroy(&rc.pmu);
-    pthread_cond_destroy(&rc.cv);
-    spares_destroy(&rc.spares);
     collection_free(&c);
     solve_args_free(&a);
     return solveout_exit(&tally, bad_out);

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 #include "cli.h"
-#include "../search/solver.h"
+#include "../driver/solve.h"
 #include "../util/options.h"
 
 typedef enum { FMT_SOK, FMT_LURD, FMT_JSONL } out_format;

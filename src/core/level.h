@@ -66,7 +66,7 @@ typedef struct level {
     char *error; /* NULL when valid, else "FILE:LINE: error: ..." */
     int end_cell1[LEVEL_END_MAX]; /* 0, or 1 + cells the player's region must
                                      hold at the end (the zones' sub-levels,
-                                     search/solver.c); never read from a file */
+                                     driver/solve.c); never read from a file */
 } level;
 
 typedef struct collection {

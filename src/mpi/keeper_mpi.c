@@ -58,7 +58,7 @@
 #include "../cli/solread.h"
 #include "../cli/verify.h"
 #include "../../include/keeper.h"
-#include "../search/solver.h"
+#include "../driver/run.h"
 #include "../util/spares.h"
 #include "../util/str.h"
 #include "../util/timer.h"
@@ -979,10 +979,8 @@ static void solve_run(work *w, int id, const char *payload, size_t n, strbuf *re
 {
     solve_work *sw = (solve_work *)w;
     search_limits lim;
-    search_limits_start(&lim, sw->a->o.time);
-    lim.max_nodes = (uint64_t)sw->a->o.max_nodes;
+    driver_limits(&lim, &sw->a->o, w->interrupt);
     lim.spares = w->spares;
-    lim.interrupt = w->interrupt;
     solve_result r;
     solve_level(sw->lv[id], &sw->a->o, &lim, sw->mem, &r);
     /* the struct, then its strings: strategy, member names, solution */
@@ -1039,8 +1037,7 @@ static void solve_flush(solve_work *sw)
             int g = sw->cur_file;
             if (!a->quiet)
                 solveout_header(stderr, sw->c[g].name, sw->file_jobs[g], &a->o,
-                                (int)MIN(a->o.threads, (long long)MAX(sw->file_jobs[g], 1) *
-                                                           solve_level_threads(&a->o)));
+                                driver_threads(&a->o, sw->file_jobs[g]));
             solveout_notes(sw->out, a->fmt, &sw->c[g]);
         }
     }
@@ -1188,14 +1185,14 @@ static int mpi_solve(int argc, char **argv, int me, int size, int *lost)
         sw.file_jobs[f] = n - (f ? sw.file_end[f - 1] : 0);
     }
     sw.w.njobs = n;
-    sw.w.threads = (int)MIN(a.o.threads, (long long)MAX(n, 1) * solve_level_threads(&a.o));
+    sw.w.threads = driver_threads(&a.o, n);
     free(resumed);
     sw.w.run = solve_run;
     sw.w.payload = solve_payload;
     sw.w.take = solve_take;
     sw.w.unstarted = solve_unstarted;
     sw.w.interrupt = &interrupted;
-    sw.mem = (uint64_t)a.o.memory * 1024 * 1024 / (uint64_t)sw.w.threads;
+    sw.mem = driver_memory_share(&a.o, sw.w.threads);
     spares sp;
     spares_init(&sp, sw.w.threads, sw.mem);
     sw.w.spares = &sp;
@@ -1210,8 +1207,7 @@ static int mpi_solve(int argc, char **argv, int me, int size, int *lost)
             solveout_resumed(stderr, a.resume, nresumed);
         if (!a.quiet)
             solveout_header(stderr, c[0].name, sw.file_jobs[0], &a.o,
-                            (int)MIN(a.o.threads, (long long)MAX(sw.file_jobs[0], 1) *
-                                                      solve_level_threads(&a.o)));
+                            driver_threads(&a.o, sw.file_jobs[0]));
         solveout_notes(out, a.fmt, &c[0]);
         solve_flush(&sw); /* files without a selected level */
     }

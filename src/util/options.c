@@ -264,6 +264,20 @@ void options_usage(FILE *f)
     }
 }
 
+void options_names(char *buf, size_t n)
+{
+    size_t len = 0;
+    if (n)
+        buf[0] = '\0';
+    for (size_t i = 0; i < ARRAY_LEN(table) && len + 1 < n; i++) {
+        for (const char *c = i ? ", " : ""; *c && len + 1 < n; c++)
+            buf[len++] = *c;
+        for (const char *c = table[i].name; *c && len + 1 < n; c++)
+            buf[len++] = *c == '_' ? '-' : *c;
+        buf[len] = '\0';
+    }
+}
+
 void options_print_changed(FILE *f, const options *o, const char *prefix)
 {
     for (size_t i = 0; i < ARRAY_LEN(table); i++) {

@@ -88,6 +88,10 @@ void options_usage(FILE *f);
  * "search"), or NULL (another option, or no such value). */
 const char *options_value_name(const char *option, long long v);
 
+/* The options' names as the command line writes them ("time", "memory",
+ * "dead-squares", ...), comma-separated, into buf (n bytes, truncated). */
+void options_names(char *buf, size_t n);
+
 /* Prints the options that differ from their defaults, for reports. */
 void options_print_changed(FILE *f, const options *o, const char *prefix);
 

@@ -16,10 +16,24 @@ env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s install DESTDIR="$WORK/stage" PR
 rc=$?
 [ $rc -eq 0 ] && pass || fail "make install failed ($rc): $(tail -n 5 "$WORK/install.log")"
 root="$WORK/stage/opt/keeper"
-for f in bin/keeper include/keeper.h lib/libkeeper.a lib/pkgconfig/keeper.pc share/man/man1/keeper.1; do
+for f in bin/keeper include/keeper.h lib/libkeeper.a lib/libkeeper.so lib/pkgconfig/keeper.pc \
+    share/man/man1/keeper.1; do
     [ -s "$root/$f" ] && pass || fail "make install did not install $f"
 done
 [ -x "$root/bin/keeper" ] && pass || fail "the installed keeper is not executable"
+# the shared library exports keeper.h's functions and nothing else
+if command -v nm > /dev/null 2>&1; then
+    nm -D --defined-only "$root/lib/libkeeper.so" | awk '{print $3}' > "$WORK/exports"
+    [ "$(grep -c '^keeper_' "$WORK/exports")" -ge 15 ] && pass ||
+        fail "libkeeper.so exports $(grep -c '^keeper_' "$WORK/exports") keeper_ functions"
+    other=$(grep -v '^keeper_' "$WORK/exports" | grep -v '^_' | head -n 5 | tr '\n' ' ')
+    [ -z "$other" ] && pass || fail "libkeeper.so exports more than keeper.h: $other"
+    for fn in $(sed -n 's/^KEEPER_API .*[ *]\(keeper_[a-z_]*\)(.*/\1/p' include/keeper.h); do
+        grep -qx "$fn" "$WORK/exports" && pass || fail "libkeeper.so does not export $fn"
+    done
+else
+    skip "nm not installed: the exports of libkeeper.so"
+fi
 # keeper-mpi too, where Open MPI is there to build it (as the Makefile decides)
 if command -v mpicc > /dev/null 2>&1 && command -v mpirun > /dev/null 2>&1; then
     [ -x "$root/bin/keeper-mpi" ] && pass || fail "make install did not install keeper-mpi (mpicc is present)"
@@ -68,7 +82,8 @@ int main(int argc, char **argv)
 EOF
     if cc -std=c11 -o "$WORK/prog" "$WORK/prog.c" $flags > "$WORK/cc.log" 2>&1; then
         pass
-        run "$WORK/prog" levels/demo.xsb
+        # -lkeeper finds libkeeper.so first: the program loads it
+        run env LD_LIBRARY_PATH="$root/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$WORK/prog" levels/demo.xsb
         expect_rc 0 "a program linked with the installed libkeeper"
         expect_out '^Warm-up 14 5 llDurrdLdLUruL$' "the program solves and verifies Warm-up"
     else

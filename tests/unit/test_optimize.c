@@ -6,7 +6,7 @@
 #include "../../src/analysis/distance.h"
 #include "../../src/core/solution.h"
 #include "../../src/optimize/optimize.h"
-#include "../../src/search/solver.h"
+#include "../../src/driver/solve.h"
 #include "../../src/util/options.h"
 #include "../../src/util/timer.h"
 #include "../../src/util/util.h"

@@ -9,7 +9,7 @@
 #include "../../src/search/astar.h"
 #include "../../src/search/bfs.h"
 #include "../../src/search/pathbuild.h"
-#include "../../src/search/solver.h"
+#include "../../src/driver/solve.h"
 #include "../../src/util/options.h"
 #include "../../src/util/timer.h"
 

@@ -8,7 +8,7 @@
 #include "test.h"
 #include "../../include/keeper.h"
 #include "../../src/core/level.h"
-#include "../../src/search/solver.h"
+#include "../../src/driver/solve.h"
 #include "../../src/util/mem.h"
 #include "../../src/util/spares.h"
 #include "../../src/util/timer.h"

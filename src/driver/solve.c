@@ -1,15 +1,9 @@
-/* solver.c: one level, from text to verified solution. */
-#include "solver.h"
-#include "astar.h"
-#include "backward.h"
-#include "bfs.h"
-#include "fess.h"
-#include "opening.h"
-#include "portfolio.h"
-#include "pathbuild.h"
+/* solve.c: one level, from text to verified solution. */
+#include "solve.h"
+#include "../search/bfs.h"
+#include "../search/pathbuild.h"
 #include "../analysis/distance.h"
 #include "../analysis/zones.h"
-#include "../optimize/optimize.h"
 #include "../core/board.h"
 #include "../util/timer.h"
 #include "../util/util.h"
@@ -37,6 +31,64 @@ void solve_result_free(solve_result *res)
 int solve_level_threads(const options *o)
 {
     return o->search != 1 && !o->optimal && o->strategy == 2 ? 2 : 1;
+}
+
+void driver_configs(const options *o, search_configs *sc)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->astar = (astar_config){
+        .optimal = (int)o->optimal,
+        .weight = (int)o->weight,
+        .weight2 = (int)o->weight2,
+        .dead_squares = (int)o->dead_squares,
+        .freeze = (int)o->freeze,
+        .patterns = o->patterns ? (int)o->pattern_size : 0,
+        .matching = (int)o->matching,
+        .fixed = (int)o->fixed,
+        .local = (int)o->local,
+        .stuck = (int)o->stuck,
+        .dfs_ext = (int)o->dfs_ext,
+        .corrals = (int)o->corrals,
+        .deadlock_search = (int)o->deadlock_search,
+        .tunnels = (int)o->tunnels,
+        .packing = (int)o->packing,
+        .reach_reuse = (int)o->reach_reuse,
+        .check = (int)o->check,
+    };
+    sc->fess = (fess_config){
+        .freeze = (int)o->freeze,
+        .patterns = o->patterns ? (int)o->pattern_size : 0,
+        .corrals = (int)o->corrals,
+        .deadlock_search = (int)o->deadlock_search,
+        .matching = (int)o->matching,
+        .fixed = (int)o->fixed,
+        .capsets = (int)o->capsets,
+        .local = (int)o->local,
+        .stuck = (int)o->stuck,
+        .packing = (int)o->packing,
+        .advisors = (int)o->advisors,
+        .rooms = (int)o->rooms,
+        .hotspots = (int)o->hotspots,
+        .plan = (int)o->plan,
+        .plan_pick = (int)o->plan_search,
+        .oop = (int)o->oop,
+        .check = (int)o->check,
+    };
+    sc->backward = (backward_config){
+        .reach = (int)o->dead_squares,
+        .matching = (int)o->matching,
+        .check = (int)o->check,
+        .cells = (int)o->opening_cells,
+    };
+    /* the opening search's forward halves, alone or in the portfolio */
+    sc->opening_halves = OPENING_BOTH | (o->opening_hf ? OPENING_HF : 0u) |
+                         (o->opening_squares_advisors ? 0u : OPENING_SQUARES_PLAIN) |
+                         (o->opening_third ? OPENING_THIRD : 0u);
+    sc->portfolio = (portfolio_config){.astar = sc->astar, .fess = sc->fess,
+                                       .backward = sc->backward, .use_backward = 1,
+                                       .meet = (int)o->meet, .use_opening = (int)o->opening,
+                                       .opening_halves = sc->opening_halves,
+                                       .lent_opening = o->lent == 1};
 }
 
 /* Whether some box starts on a dead square (then no search is needed). */
@@ -84,6 +136,41 @@ static int finish_solution(const board *b, movelist *mv, const options *o,
     res->metrics = rr.m;
     res->status = RESULT_SOLVED;
     return 0;
+}
+
+int optimize_level(const level *lv, const char *lurd, const opt_config *cfg,
+                   search_limits *lim, uint64_t mem_limit, opt_report *rep, char **out,
+                   char *why, size_t why_len)
+{
+    *out = NULL;
+    if (lv->error) {
+        snprintf(why, why_len, "%s", lv->error);
+        return -1;
+    }
+    board b;
+    if (board_build(&b, lv) != 0) {
+        snprintf(why, why_len, "level cannot be built");
+        return -1;
+    }
+    distance_analyze(&b);
+    movelist mv;
+    moves_init(&mv);
+    membudget mem;
+    mem_init(&mem, mem_limit);
+    int rc = lurd_decode(lurd, &mv, why, why_len);
+    if (rc == 0 && optimize_solution(&b, &mv, cfg, lim, &mem, rep) != 0) {
+        snprintf(why, why_len, "the moves do not solve the level");
+        rc = -1;
+    }
+    if (rc == 0) {
+        strbuf sb;
+        sb_init(&sb);
+        lurd_encode(&sb, &mv);
+        *out = sb_take(&sb);
+    }
+    moves_free(&mv);
+    board_free(&b);
+    return rc == 0 ? 0 : -1;
 }
 
 /* --zones: the share of a level's time the zones get; the portfolio takes
@@ -383,69 +470,18 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
         bfs_config cfg = {.prune_dead = (int)o->dead_squares};
         bfs_solve(&b, &cfg, lim, &mem, &out);
     } else {
-        astar_config acfg = {
-            .optimal = (int)o->optimal,
-            .weight = (int)o->weight,
-            .weight2 = (int)o->weight2,
-            .dead_squares = (int)o->dead_squares,
-            .freeze = (int)o->freeze,
-            .patterns = o->patterns ? (int)o->pattern_size : 0,
-            .matching = (int)o->matching,
-            .fixed = (int)o->fixed,
-            .local = (int)o->local,
-            .stuck = (int)o->stuck,
-            .dfs_ext = (int)o->dfs_ext,
-            .corrals = (int)o->corrals,
-            .deadlock_search = (int)o->deadlock_search,
-            .tunnels = (int)o->tunnels,
-            .packing = (int)o->packing,
-            .reach_reuse = (int)o->reach_reuse,
-            .check = (int)o->check,
-        };
-        fess_config fcfg = {
-            .freeze = (int)o->freeze,
-            .patterns = o->patterns ? (int)o->pattern_size : 0,
-            .corrals = (int)o->corrals,
-            .deadlock_search = (int)o->deadlock_search,
-            .matching = (int)o->matching,
-            .fixed = (int)o->fixed,
-            .capsets = (int)o->capsets,
-            .local = (int)o->local,
-            .stuck = (int)o->stuck,
-            .packing = (int)o->packing,
-            .advisors = (int)o->advisors,
-            .rooms = (int)o->rooms,
-            .hotspots = (int)o->hotspots,
-            .plan = (int)o->plan,
-            .plan_pick = (int)o->plan_search,
-            .oop = (int)o->oop,
-            .check = (int)o->check,
-        };
-        backward_config bcfg = {
-            .reach = (int)o->dead_squares,
-            .matching = (int)o->matching,
-            .check = (int)o->check,
-            .cells = (int)o->opening_cells,
-        };
-        /* the opening search's forward halves, alone or in the portfolio */
-        unsigned halves = OPENING_BOTH | (o->opening_hf ? OPENING_HF : 0u) |
-                          (o->opening_squares_advisors ? 0u : OPENING_SQUARES_PLAIN) |
-                          (o->opening_third ? OPENING_THIRD : 0u);
+        search_configs sc;
+        driver_configs(o, &sc);
         if (o->optimal || o->strategy == 0) {
-            astar_solve(&b, &acfg, lim, &mem, &out);
+            astar_solve(&b, &sc.astar, lim, &mem, &out);
         } else if (o->strategy == 1) {
-            fess_solve(&b, &fcfg, lim, &mem, &out);
+            fess_solve(&b, &sc.fess, lim, &mem, &out);
         } else if (o->strategy == 3) {
-            backward_solve(&b, &bcfg, lim, &mem, &out);
+            backward_solve(&b, &sc.backward, lim, &mem, &out);
         } else if (o->strategy == 4) {
-            opening_solve(&b, &fcfg, &bcfg, OPENING_BACK_NODES, halves, lim, &mem, &out);
+            opening_solve(&b, &sc.fess, &sc.backward, OPENING_BACK_NODES, sc.opening_halves, lim, &mem, &out);
         } else {
-            portfolio_config pcfg = {.astar = acfg, .fess = fcfg, .backward = bcfg,
-                                     .use_backward = 1, .meet = (int)o->meet,
-                                     .use_opening = (int)o->opening,
-                                     .opening_halves = halves,
-                                     .lent_opening = o->lent == 1};
-            portfolio_solve(&b, &pcfg, lim, &mem, &out);
+            portfolio_solve(&b, &sc.portfolio, lim, &mem, &out);
         }
     }
     res->st = out.st;

@@ -1,10 +1,17 @@
-/* solver.h: solving one level end to end: build and analyse the board,
+/* solve.h: solving one level end to end: build and analyse the board,
  * run the chosen search under the limits, rebuild the moves, replay them
- * (every printed solution is verified) and report. */
-#ifndef KEEPER_SOLVER_H
-#define KEEPER_SOLVER_H
+ * (every printed solution is verified), optimize them with --optimize,
+ * and report. Part of the level driver (driver/run.h runs many levels). */
+#ifndef KEEPER_DRIVER_SOLVE_H
+#define KEEPER_DRIVER_SOLVE_H
 
-#include "search.h"
+#include "../search/astar.h"
+#include "../search/backward.h"
+#include "../search/fess.h"
+#include "../search/opening.h"
+#include "../search/portfolio.h"
+#include "../search/search.h"
+#include "../optimize/optimize.h"
 #include "../core/level.h"
 #include "../core/solution.h"
 #include "../util/options.h"
@@ -39,6 +46,27 @@ typedef struct solve_result {
 void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t mem_limit,
                  solve_result *res);
 void solve_result_free(solve_result *res);
+
+/* The searches' configurations under options o: the only place that
+ * copies options into them. */
+typedef struct search_configs {
+    astar_config astar;
+    fess_config fess;
+    backward_config backward;
+    unsigned opening_halves; /* opening.h: OPENING_BOTH and its variants */
+    portfolio_config portfolio;
+} search_configs;
+void driver_configs(const options *o, search_configs *sc);
+
+/* Optimizes `lurd`, a solution of lv, under cfg within lim (time,
+ * interrupt) and mem_limit bytes: the board is built and analysed here.
+ * On success returns 0 with *out the result (malloc'd LURD, replayed: it
+ * solves the level and is no worse than lurd in cfg->metric's order) and
+ * rep filled. Returns -1 with the reason in `why` when the level is
+ * invalid or lurd is not a solution of it. */
+int optimize_level(const level *lv, const char *lurd, const opt_config *cfg,
+                   search_limits *lim, uint64_t mem_limit, opt_report *rep, char **out,
+                   char *why, size_t why_len);
 
 /* How many threads one level can use with options `o`: 2 for the
  * portfolio (its two searches side by side), else 1. */

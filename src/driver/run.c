@@ -1,0 +1,213 @@
+/* run.c: the level driver's limits, threads and runs of many levels. */
+#define _POSIX_C_SOURCE 200809L
+#include "run.h"
+#include "../util/spares.h"
+#include "../util/timer.h"
+#include "../util/util.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+void driver_limits(search_limits *lim, const options *o, atomic_int *interrupt)
+{
+    search_limits_start(lim, o->time);
+    lim->max_nodes = (uint64_t)o->max_nodes;
+    lim->interrupt = interrupt;
+}
+
+int driver_threads(const options *o, int nlevels)
+{
+    long long t = MIN(o->threads, (long long)MAX(nlevels, 1) * solve_level_threads(o));
+    return (int)MAX(t, 1);
+}
+
+uint64_t driver_memory_share(const options *o, int threads)
+{
+    return (uint64_t)o->memory * 1024 * 1024 / (uint64_t)MAX(threads, 1);
+}
+
+typedef struct job {
+    const level *lv;
+    int started, done; /* (r->mu) */
+    int helped;        /* a worker offered itself to this level (r->mu) */
+    int64_t began_ns;  /* when it started (r->mu) */
+    solve_result res;
+} job;
+
+typedef struct progress_arg {
+    run *r;
+    int k;
+} progress_arg;
+
+struct run {
+    const options *o;
+    atomic_int *interrupt;
+    run_hooks hooks;
+    job *jobs;
+    int njobs, next; /* next: the first level not started (mu) */
+    int threads;
+    uint64_t mem_per_thread;
+    spares spares; /* workers with no level left to start */
+    pthread_t *tids;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+};
+
+static int interrupted(const run *r)
+{
+    return r->interrupt && atomic_load(r->interrupt);
+}
+
+static void run_progress(void *arg, const stats *st, double seconds)
+{
+    const progress_arg *pa = arg;
+    pa->r->hooks.progress(pa->r->hooks.arg, pa->k, st, seconds);
+}
+
+/* How long a thread offered to a level waits to be borrowed. */
+#define LEND_WAIT_NS 500000000
+
+/* --lend-after: a level running (r->mu held) for at least that long, with
+ * a portfolio that can take a second thread and no offer made to it yet,
+ * or NULL. */
+static job *lend_target(run *r)
+{
+    if (r->o->lend_after < 0 || r->threads < 2 || solve_level_threads(r->o) < 2)
+        return NULL;
+    int64_t now = timer_now_ns();
+    for (int k = 0; k < r->next; k++) {
+        job *j = &r->jobs[k];
+        if (j->started && !j->done && !j->helped &&
+            now - j->began_ns >= (int64_t)(r->o->lend_after * 1e9))
+            return j;
+    }
+    return NULL;
+}
+
+static void *worker(void *arg)
+{
+    run *r = arg;
+    for (;;) {
+        pthread_mutex_lock(&r->mu);
+        if (r->next >= r->njobs || interrupted(r)) {
+            /* Wake the waiter: after an interrupt it may be waiting for a
+             * level that no worker will start. */
+            pthread_cond_broadcast(&r->cv);
+            pthread_mutex_unlock(&r->mu);
+            break;
+        }
+        job *h = lend_target(r);
+        if (h) {
+            /* Lend this thread to a level that has run long (a hard
+             * one) before starting the next: it borrows the thread at its
+             * next slice boundary, or the offer lapses. */
+            h->helped = 1;
+            pthread_mutex_unlock(&r->mu);
+            spares_help(&r->spares, LEND_WAIT_NS);
+            continue;
+        }
+        int k = r->next++;
+        job *j = &r->jobs[k];
+        j->started = 1;
+        j->began_ns = timer_now_ns();
+        pthread_mutex_unlock(&r->mu);
+
+        search_limits lim;
+        driver_limits(&lim, r->o, r->interrupt);
+        lim.spares = &r->spares;
+        progress_arg pa = {r, k};
+        if (r->hooks.started)
+            r->hooks.started(r->hooks.arg, k, lim.start_ns);
+        if (r->hooks.progress && r->hooks.every > 0) {
+            lim.progress = run_progress;
+            lim.progress_arg = &pa;
+            lim.progress_every = r->hooks.every;
+        }
+        solve_level(j->lv, r->o, &lim, r->mem_per_thread, &j->res);
+        if (r->hooks.finished)
+            r->hooks.finished(r->hooks.arg, k);
+
+        pthread_mutex_lock(&r->mu);
+        j->done = 1;
+        pthread_cond_broadcast(&r->cv);
+        pthread_mutex_unlock(&r->mu);
+    }
+    /* No level left to start: lend this thread to the levels still
+     * running, until every worker is done. */
+    spares_serve(&r->spares);
+    return NULL;
+}
+
+run *run_start(const level *const *lv, int n, const options *o, atomic_int *interrupt,
+               const run_hooks *hooks)
+{
+    run *r = xcalloc(1, sizeof *r);
+    r->o = o;
+    r->interrupt = interrupt;
+    if (hooks)
+        r->hooks = *hooks;
+    r->njobs = n;
+    r->jobs = xcalloc((size_t)MAX(n, 1), sizeof(job));
+    for (int k = 0; k < n; k++)
+        r->jobs[k].lv = lv[k];
+    r->threads = driver_threads(o, n);
+    r->mem_per_thread = driver_memory_share(o, r->threads);
+    spares_init(&r->spares, r->threads, r->mem_per_thread);
+    pthread_mutex_init(&r->mu, NULL);
+    pthread_cond_init(&r->cv, NULL);
+    r->tids = xcalloc((size_t)r->threads, sizeof(pthread_t));
+    /* The workers wait for mu until all have started: where the system
+     * gives fewer threads, the run goes on with those (each with a larger
+     * share of the memory). */
+    pthread_mutex_lock(&r->mu);
+    int t = 0;
+    while (t < r->threads && pthread_create(&r->tids[t], NULL, worker, r) == 0)
+        t++;
+    if (t == 0)
+        die("cannot start a thread");
+    if (t < r->threads) {
+        r->threads = t;
+        r->mem_per_thread = driver_memory_share(o, t);
+        spares_destroy(&r->spares);
+        spares_init(&r->spares, t, r->mem_per_thread);
+    }
+    pthread_mutex_unlock(&r->mu);
+    return r;
+}
+
+int run_threads(const run *r)
+{
+    return r->threads;
+}
+
+uint64_t run_memory_share(const run *r)
+{
+    return r->mem_per_thread;
+}
+
+solve_result *run_wait(run *r, int k)
+{
+    job *j = &r->jobs[k];
+    pthread_mutex_lock(&r->mu);
+    while (!j->done && !(interrupted(r) && !j->started))
+        pthread_cond_wait(&r->cv, &r->mu);
+    /* With an interrupt, levels never started stay undone. */
+    int done = j->done;
+    pthread_mutex_unlock(&r->mu);
+    return done ? &j->res : NULL;
+}
+
+void run_end(run *r)
+{
+    for (int t = 0; t < r->threads; t++)
+        pthread_join(r->tids[t], NULL);
+    for (int k = 0; k < r->njobs; k++)
+        solve_result_free(&r->jobs[k].res);
+    free(r->jobs);
+    free(r->tids);
+    pthread_mutex_destroy(&r->mu);
+    pthread_cond_destroy(&r->cv);
+    spares_destroy(&r->spares);
+    free(r);
+}
