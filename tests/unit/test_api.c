@@ -97,7 +97,7 @@ static void on_done(void *arg, int i, keeper_result *r)
         m->verified++;
 }
 
-TEST(api_solve_many_in_order_on_two_threads)
+TEST(api_threads_solve_many_in_order)
 {
     keeper_collection *c = load("levels/demo.xsb");
     REQUIRE(c);
@@ -132,7 +132,7 @@ static int cancel_at_once(void *arg, const keeper_progress *p)
     return 1;
 }
 
-TEST(api_progress_cancels_its_call)
+TEST(api_threads_progress_cancels_its_call)
 {
     /* demo-hard's levels take seconds: the first report cancels */
     keeper_collection *c = load("levels/demo-hard.xsb");
@@ -163,7 +163,7 @@ static void *interrupt_soon(void *arg)
     return NULL;
 }
 
-TEST(api_interrupt_from_another_thread)
+TEST(api_threads_interrupt_from_another_thread)
 {
     keeper_collection *c = load("levels/demo-hard.xsb");
     REQUIRE(c);
