@@ -147,6 +147,19 @@ class Solving(unittest.TestCase):
             self.assertTrue(r.solved)
             self.assertEqual(replay(lv, r.lurd), (r.moves, r.pushes))
 
+    def test_tqdm_bar(self):
+        try:
+            import tqdm  # noqa: F401
+        except ImportError:
+            self.skipTest("tqdm not installed: the progress bar is not tested")
+        import contextlib
+        import io
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            got = list(keeper.solve_many(DEMO, threads=2, time=30, progress=True))
+        self.assertEqual(len(got), 8)
+        self.assertIn("8/8", err.getvalue())
+
     def test_boxoban_sample(self):
         path = os.path.join(SHARED, "levels", "boxoban", "hard", "000.txt")
         if not os.path.exists(path):
