@@ -12,6 +12,8 @@
 #   make demo       build and solve the bundled demo collection
 #   make mpi        keeper-mpi, levels spread over MPI ranks (needs mpicc:
 #                   Debian's libopenmpi-dev): build/release/keeper-mpi
+#   make windows    the solver plugin DLL for Windows hosts, 64- and 32-bit
+#                   (mingw-w64): build/win64/keeper.dll, build/win32/keeper.dll
 #   make fuzz       build the parser fuzzer (clang, libFuzzer) and run it
 #   make install PREFIX=/usr/local
 #
@@ -81,6 +83,38 @@ build/shared/obj/%.o: %.c $(HDRS)
 build/release/libkeeper.so: $(LIB_SRC:%.c=build/shared/obj/%.o) | build/release/dirs
 	$(CC) -shared -Wl,-soname,libkeeper.so $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# make windows: the solver plugin DLL for Windows hosts (YASC, Sokoban++),
+# cross-compiled with mingw-w64 (Debian: gcc-mingw-w64-x86-64,
+# gcc-mingw-w64-i686), 64-bit and 32-bit: build/win64/keeper.dll and
+# build/win32/keeper.dll, and each one's test host (plugin_host.exe, run
+# under Wine by tests/cli/test_plugin.sh). Self-contained: the C runtime's
+# helpers and winpthreads are linked in statically.
+WIN64_CC ?= x86_64-w64-mingw32-gcc
+WIN32_CC ?= i686-w64-mingw32-gcc
+WIN_CFLAGS := -std=c11 -D_GNU_SOURCE -D__USE_MINGW_ANSI_STDIO=1 $(WARN) -Iinclude -O2 -g0 -DNDEBUG
+PLUGIN_SRC := $(LIB_SRC) src/plugin/plugin.c
+define win_variant
+build/$(1)/obj/%.o: %.c $$(HDRS) | build/$(1)/dirs
+	@mkdir -p $$(dir $$@)
+	$$($(2)) $$(WIN_CFLAGS) -c $$< -o $$@
+
+build/$(1)/keeper.dll: $$(PLUGIN_SRC:%.c=build/$(1)/obj/%.o) src/plugin/plugin.def
+	$$($(2)) -shared -static -static-libgcc -o $$@ $$(PLUGIN_SRC:%.c=build/$(1)/obj/%.o) \
+	    src/plugin/plugin.def -Wl,--kill-at -Wl,--enable-stdcall-fixup -lpthread
+
+build/$(1)/plugin_host.exe: tests/plugin/plugin_host.c | build/$(1)/dirs
+	$$($(2)) $$(WIN_CFLAGS) -static -o $$@ $$<
+
+build/$(1)/dirs:
+	@mkdir -p build/$(1)
+	@touch $$@
+endef
+$(eval $(call win_variant,win64,WIN64_CC))
+$(eval $(call win_variant,win32,WIN32_CC))
+
+windows: build/win64/keeper.dll build/win32/keeper.dll build/win64/plugin_host.exe \
+    build/win32/plugin_host.exe
+
 # keeper-mpi: the CLI's shared modules (all but main.c) and the library,
 # compiled as usual; only its own file goes through mpicc. Nothing else
 # needs MPI.
@@ -102,7 +136,7 @@ $(eval $(call mpi_variant,asan))
 mpi: build/release/keeper-mpi
 	@ln -sf release/keeper-mpi build/keeper-mpi
 
-.PHONY: all debug asan tsan mpi test test-asan test-debug test-tsan demo fuzz fuzz-build install clean bench
+.PHONY: all debug asan tsan mpi windows test test-asan test-debug test-tsan demo fuzz fuzz-build install clean bench
 
 all: build/release/keeper build/release/libkeeper.a build/release/libkeeper.so
 	@ln -sf release/keeper build/keeper

@@ -2,6 +2,55 @@
 #define _POSIX_C_SOURCE 200809L
 #include "timer.h"
 
+#ifdef _WIN32
+/* Windows (the plugin DLL, make windows): the performance counter, the
+ * process's times and its peak working set. */
+#include <string.h>
+#include <windows.h>
+
+int64_t timer_now_ns(void)
+{
+    static LARGE_INTEGER freq; /* constant while the system runs */
+    LARGE_INTEGER now;
+    if (freq.QuadPart == 0)
+        QueryPerformanceFrequency(&freq);
+    QueryPerformanceCounter(&now);
+    return (int64_t)((double)now.QuadPart * 1e9 / (double)freq.QuadPart);
+}
+
+double timer_seconds_since(int64_t start_ns)
+{
+    return (double)(timer_now_ns() - start_ns) / 1e9;
+}
+
+double timer_cpu_seconds(void)
+{
+    FILETIME created, exited, kernel, user;
+    if (!GetProcessTimes(GetCurrentProcess(), &created, &exited, &kernel, &user))
+        return 0;
+    uint64_t k = (uint64_t)kernel.dwHighDateTime << 32 | kernel.dwLowDateTime;
+    uint64_t u = (uint64_t)user.dwHighDateTime << 32 | user.dwLowDateTime;
+    return (double)(k + u) / 1e7; /* 100 ns units */
+}
+
+typedef struct {
+    DWORD cb, PageFaultCount;
+    SIZE_T PeakWorkingSetSize, WorkingSetSize, QuotaPeakPagedPoolUsage, QuotaPagedPoolUsage,
+        QuotaPeakNonPagedPoolUsage, QuotaNonPagedPoolUsage, PagefileUsage, PeakPagefileUsage;
+} keeper_pmc; /* PROCESS_MEMORY_COUNTERS, without psapi.h */
+BOOL WINAPI K32GetProcessMemoryInfo(HANDLE process, keeper_pmc *pmc, DWORD cb);
+
+uint64_t timer_peak_rss(void)
+{
+    keeper_pmc pmc;
+    memset(&pmc, 0, sizeof pmc);
+    pmc.cb = sizeof pmc;
+    if (!K32GetProcessMemoryInfo(GetCurrentProcess(), &pmc, sizeof pmc))
+        return 0;
+    return (uint64_t)pmc.PeakWorkingSetSize;
+}
+
+#else
 #include <sys/resource.h>
 #include <time.h>
 
@@ -31,3 +80,4 @@ uint64_t timer_peak_rss(void)
         return 0;
     return (uint64_t)ru.ru_maxrss * 1024u; /* Linux reports KiB */
 }
+#endif

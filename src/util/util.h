@@ -17,7 +17,11 @@
 #if defined(__GNUC__)
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#ifdef __MINGW32__ /* the C99 printf of __USE_MINGW_ANSI_STDIO, not msvcrt's */
+#define PRINTF_LIKE(f, a) __attribute__((format(gnu_printf, f, a)))
+#else
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#endif
 #define NORETURN __attribute__((noreturn))
 #else
 #define LIKELY(x) (x)

@@ -1,0 +1,152 @@
+#!/bin/sh
+# test_plugin.sh: the solver plugin DLL (make windows), loaded as YASC and
+# Sokoban++ load it (LoadLibrary, GetProcAddress by plain name) by a test
+# host cross-built beside it (tests/plugin/plugin_host.c), run under Wine:
+# the plugin's name, constraints and exports; SolveEx on the demo levels and
+# a Microban sample, every solution replayed here by keeper verify; the
+# settings file beside the DLL (a time limit of 1 s gives TIMEOUT); the
+# host's callback stopping a search and Terminate() from another thread
+# (TERMINATED_BY_USER); Optimize (shorter, verified); bad boards; the old
+# Solve call. The 64-bit DLL needs wine64, the 32-bit one wine32 as well;
+# what the machine lacks (mingw-w64, Wine) is skipped visibly.
+. tests/cli/lib.sh
+
+if ! command -v x86_64-w64-mingw32-gcc > /dev/null 2>&1 ||
+    ! command -v i686-w64-mingw32-gcc > /dev/null 2>&1; then
+    skip "mingw-w64 not installed (Debian: gcc-mingw-w64-x86-64 gcc-mingw-w64-i686): the plugin DLL is not built"
+    finish
+    exit 0
+fi
+# A make of its own, not a part of the make running the tests.
+if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s windows > "$WORK/make.log" 2>&1; then
+    pass
+else
+    fail "make windows: $(tail -n 5 "$WORK/make.log")"
+    finish
+    exit 0
+fi
+grep -E 'warning|error' "$WORK/make.log" > "$WORK/warn"
+[ -s "$WORK/warn" ] && fail "make windows warns: $(head -n 3 "$WORK/warn")" || pass
+
+# the exports: plain names, no @N decoration
+for bits in 64 32; do
+    od=x86_64-w64-mingw32-objdump
+    [ $bits = 32 ] && od=i686-w64-mingw32-objdump
+    "$od" -p "build/win$bits/keeper.dll" > "$WORK/exports" 2>&1
+    for fn in GetPluginName GetConstraints SolveEx Solve Optimize IsSupportedOptimization \
+        Configure ShowAbout Terminate; do
+        grep -Eq "[[:space:]]$fn\$" "$WORK/exports" && pass ||
+            fail "win$bits/keeper.dll does not export $fn by its plain name"
+    done
+    grep -q '@[0-9]' "$WORK/exports" && fail "win$bits/keeper.dll exports decorated names" || pass
+done
+
+if ! command -v wine > /dev/null 2>&1; then
+    skip "wine not installed (Debian: wine64, and wine32 for the 32-bit DLL): the DLLs are built, not run"
+    finish
+    exit 0
+fi
+export WINEDEBUG=-all
+export WINEPREFIX="${KEEPER_WINEPREFIX:-$HOME/.wine-keeper-tests}"
+
+# w FILE ARGS...: runs the host under Wine, its output (without the
+# console's carriage returns) in FILE
+w() {
+    out=$1
+    shift
+    wine "$@" 2>&1 | tr -d '\r' > "$out"
+}
+
+# solutions: the LURD lines of "level N rc 0 ..." lines, one per level
+lurds() { sed -n 's/^level [0-9]* rc 0 flags [0-9]* moves [0-9]* pushes [0-9]* callbacks [0-9]* //p' "$1"; }
+
+for bits in 64 32; do
+    dir="$WORK/win$bits"
+    mkdir -p "$dir"
+    cp "build/win$bits/keeper.dll" "build/win$bits/plugin_host.exe" "$dir/"
+    printf '[keeper]\ntime=30\nmemory=512\nthreads=2\noptimize_time=5\n' > "$dir/keeper.ini"
+    host="$dir/plugin_host.exe"
+    w "$WORK/names" "$host" "$dir/keeper.dll" names
+    if ! grep -q '^exports ok' "$WORK/names"; then
+        if [ $bits = 32 ]; then
+            skip "wine cannot run 32-bit programs here (Debian: wine32 through the i386 architecture): the 32-bit DLL is built, not run"
+            continue
+        fi
+        fail "win$bits: the host cannot load the DLL: $(head -c 300 "$WORK/names")"
+        continue
+    fi
+    grep -q "^name keeper " "$WORK/names" && pass || fail "win$bits: GetPluginName: $(cat "$WORK/names")"
+    grep -q "^constraints 256 256 1024" "$WORK/names" && pass || fail "win$bits: GetConstraints"
+    grep -q "^optimizations moves/pushes 1 pushes/moves 1 boxlines 0" "$WORK/names" && pass ||
+        fail "win$bits: IsSupportedOptimization: $(grep optim "$WORK/names")"
+    grep -q "^exports ok" "$WORK/names" && pass || fail "win$bits: exports"
+
+    # the demo levels, replayed here
+    w "$WORK/demo" "$host" "$dir/keeper.dll" solve levels/demo.xsb
+    [ "$(grep -c '^level [0-9]* rc 0 flags 1 ' "$WORK/demo")" -eq 8 ] && pass ||
+        fail "win$bits: SolveEx on the demo: $(grep -v '^level .* rc 0 ' "$WORK/demo" | head -n 3)"
+    lurds "$WORK/demo" > "$WORK/demo.lurd"
+    run "$KEEPER" verify levels/demo.xsb "$WORK/demo.lurd"
+    expect_rc 0 "win$bits: the demo solutions replay"
+    # the status record's moves and pushes are the solution's (its length,
+    # its capitals), on every level
+    bad=$(awk '/^level [0-9]* rc 0 / { l = $NF; p = l; gsub(/[^A-Z]/, "", p);
+                 if ($8 != length(l) || $10 != length(p)) print $2 }' "$WORK/demo")
+    [ -z "$bad" ] && pass || fail "win$bits: the status record's moves or pushes are wrong on levels $bad"
+
+    # a Microban sample
+    if have_shared; then
+        # the first 20 levels: lines up to the 21st board
+        awk '/^[-_ #@+$*.]*#[-_ #@+$*.]*$/ { if (!inb) n++; inb = 1 } !/^[-_ #@+$*.]*#[-_ #@+$*.]*$/ { inb = 0 }
+             n <= 20' "$LEVELS/microban155.xsb" > "$WORK/mb.xsb"
+        w "$WORK/mb" "$host" "$dir/keeper.dll" solve "$WORK/mb.xsb"
+        nmb=$(grep -c '^level ' "$WORK/mb")
+        [ "$nmb" -ge 15 ] && [ "$(grep -c '^level [0-9]* rc 0 ' "$WORK/mb")" -eq "$nmb" ] && pass ||
+            fail "win$bits: SolveEx on $nmb Microban levels: $(grep -v ' rc 0 ' "$WORK/mb" | head -n 2)"
+        lurds "$WORK/mb" > "$WORK/mb.lurd"
+        run "$KEEPER" verify "$WORK/mb.xsb" "$WORK/mb.lurd"
+        expect_rc 0 "win$bits: the Microban solutions replay"
+    else
+        skip "win$bits: $LEVELS not found: the Microban sample is not run"
+    fi
+
+    # the host's callback stops the search; Terminate() from another thread
+    w "$WORK/cancel" "$host" "$dir/keeper.dll" cancel levels/demo-hard.xsb
+    grep -q '^level 1 rc 9 .* callbacks 3 ' "$WORK/cancel" && pass ||
+        fail "win$bits: a callback returning 1 did not stop the search: $(head -n 1 "$WORK/cancel")"
+    w "$WORK/term" "$host" "$dir/keeper.dll" terminate levels/demo-hard.xsb
+    grep -q '^level 1 rc 9 ' "$WORK/term" && pass ||
+        fail "win$bits: Terminate() did not stop the search: $(head -n 1 "$WORK/term")"
+
+    # the settings file: time=1 gives TIMEOUT on a level that takes longer
+    printf '[keeper]\ntime=1\nthreads=1\n' > "$dir/keeper.ini"
+    w "$WORK/timeout" "$host" "$dir/keeper.dll" solve levels/demo-hard.xsb
+    grep -q '^level 1 rc 8 ' "$WORK/timeout" && pass ||
+        fail "win$bits: keeper.ini's time=1 did not give TIMEOUT: $(head -n 1 "$WORK/timeout")"
+    printf '[keeper]\ntime=30\noptimize_time=5\n' > "$dir/keeper.ini"
+
+    # Optimize: level 8's solution gets shorter and still replays
+    slow=$(sed -n 8p "$WORK/demo.lurd")
+    w "$WORK/opt" "$host" "$dir/keeper.dll" optimize levels/demo.xsb 8 "$slow"
+    moves=$(sed -n 's/^optimize rc 0 moves \([0-9]*\) .*/\1/p' "$WORK/opt")
+    [ -n "$moves" ] && [ "$moves" -lt "$(printf %s "$slow" | wc -c)" ] && pass ||
+        fail "win$bits: Optimize: $(head -n 2 "$WORK/opt")"
+    { printf '\n\n\n\n\n\n\n'; sed -n 's/^optimize rc 0 moves [0-9]* pushes [0-9]* //p' "$WORK/opt"; } \
+        > "$WORK/opt.lurd"
+    run "$KEEPER" verify levels/demo.xsb "$WORK/opt.lurd" --level 8
+    expect_rc 0 "win$bits: the optimized solution replays"
+    w "$WORK/optp" "$host" "$dir/keeper.dll" optimize levels/demo.xsb 8 "$slow" pushes
+    grep -q '^optimize rc 0 ' "$WORK/optp" && pass || fail "win$bits: Optimize pushes first: $(head -n 1 "$WORK/optp")"
+
+    # bad boards and the old Solve
+    w "$WORK/bad" "$host" "$dir/keeper.dll" bad
+    grep -q '^too small rc 1$' "$WORK/bad" && pass || fail "win$bits: a 2x2 board: $(cat "$WORK/bad")"
+    grep -q '^not closed rc 2$' "$WORK/bad" && pass || fail "win$bits: an open board"
+    grep -q '^buffer too small rc 5$' "$WORK/bad" && pass || fail "win$bits: a short solution buffer"
+    w "$WORK/old" "$host" "$dir/keeper.dll" old levels/demo.xsb
+    sed -n 's/^old rc 0 //p' "$WORK/old" > "$WORK/old.lurd"
+    run "$KEEPER" verify levels/demo.xsb "$WORK/old.lurd" --level 1
+    expect_rc 0 "win$bits: the old Solve's solution replays"
+done
+
+finish
