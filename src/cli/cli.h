@@ -56,12 +56,22 @@ void cli_setup_allocator(void);
 /* The signals that end a run cleanly: SIGINT (Ctrl-C), SIGTERM (kill, and
  * a batch system such as Slurm at the job's time limit) and SIGHUP (the
  * terminal closed). */
+#ifdef _WIN32 /* Windows has SIGINT (Ctrl-C, Ctrl-Break) and SIGTERM */
+#define CLI_STOP_SIGNALS 2
+typedef struct cli_signals {
+    void (*old[CLI_STOP_SIGNALS])(int);
+} cli_signals;
+#else
 #define CLI_STOP_SIGNALS 3
+typedef struct cli_signals {
+    struct sigaction old[CLI_STOP_SIGNALS];
+} cli_signals;
+#endif
 /* Installs handler for each of them (once: a second signal of the same
  * kind acts as if unhandled, for a run that does not stop), saving the
- * previous actions in old; cli_restore_stop_signals puts them back. */
-void cli_catch_stop_signals(void (*handler)(int), struct sigaction old[CLI_STOP_SIGNALS]);
-void cli_restore_stop_signals(const struct sigaction old[CLI_STOP_SIGNALS]);
+ * previous actions in saved; cli_restore_stop_signals puts them back. */
+void cli_catch_stop_signals(void (*handler)(int), cli_signals *saved);
+void cli_restore_stop_signals(const cli_signals *saved);
 
 /* Writes level lv as SOK with the sections it already had (nothing is
  * lost); what follows the last section's moves stays in b (empty on entry)

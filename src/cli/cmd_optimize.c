@@ -463,8 +463,8 @@ int cmd_optimize(int argc, char **argv)
     pthread_mutex_init(&ctx.pmu, NULL);
     pthread_cond_init(&ctx.cv, NULL);
     atomic_store(&interrupted, 0);
-    struct sigaction old_sa[CLI_STOP_SIGNALS];
-    cli_catch_stop_signals(on_stop_signal, old_sa);
+    cli_signals old_sa;
+    cli_catch_stop_signals(on_stop_signal, &old_sa);
     if (!quiet) {
         fprintf(stderr, "keeper %s: optimize %s: %d level%s, %s first, ", KEEPER_VERSION, c.name,
                 njobs, njobs == 1 ? "" : "s", cfg.metric == OPT_MOVES ? "moves" : "pushes");
@@ -548,7 +548,7 @@ int cmd_optimize(int argc, char **argv)
                 "total", nopt, nsame, nnone, skip, timer_seconds_since(t0), bm, bp, am, ap,
                 atomic_load(&interrupted) ? " (interrupted)" : "");
     }
-    cli_restore_stop_signals(old_sa);
+    cli_restore_stop_signals(&old_sa);
     int bad_out = fflush(out) != 0 || ferror(out);
     if (output && fclose(out) != 0)
         bad_out = 1;

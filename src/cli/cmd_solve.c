@@ -240,8 +240,8 @@ int cmd_solve(int argc, char **argv)
     pthread_mutex_init(&rc.pmu, NULL);
 
     atomic_store(&interrupted, 0);
-    struct sigaction old_sa[CLI_STOP_SIGNALS];
-    cli_catch_stop_signals(on_stop_signal, old_sa);
+    cli_signals old_sa;
+    cli_catch_stop_signals(on_stop_signal, &old_sa);
 
     if (a.resume && !a.quiet)
         solveout_resumed(stderr, a.resume, nresumed);
@@ -283,7 +283,7 @@ int cmd_solve(int argc, char **argv)
     pthread_mutex_unlock(&rc.pmu);
     if (!a.quiet)
         solveout_total(stderr, &tally, njobs, elapsed, atomic_load(&interrupted));
-    cli_restore_stop_signals(old_sa);
+    cli_restore_stop_signals(&old_sa);
     int bad_out = solveout_close(out, a.output, write_errno) != 0;
     if (a.html) {
         const level **hlv = xcalloc((size_t)njobs + 1, sizeof *hlv);

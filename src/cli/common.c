@@ -36,9 +36,25 @@ void cli_setup_allocator(void)
 #endif
 }
 
+#ifdef _WIN32
+static const int stop_signals[CLI_STOP_SIGNALS] = {SIGINT, SIGTERM};
+
+/* The C runtime resets a handler before calling it, as SA_RESETHAND. */
+void cli_catch_stop_signals(void (*handler)(int), cli_signals *saved)
+{
+    for (int i = 0; i < CLI_STOP_SIGNALS; i++)
+        saved->old[i] = signal(stop_signals[i], handler);
+}
+
+void cli_restore_stop_signals(const cli_signals *saved)
+{
+    for (int i = 0; i < CLI_STOP_SIGNALS; i++)
+        signal(stop_signals[i], saved->old[i] == SIG_ERR ? SIG_DFL : saved->old[i]);
+}
+#else
 static const int stop_signals[CLI_STOP_SIGNALS] = {SIGINT, SIGTERM, SIGHUP};
 
-void cli_catch_stop_signals(void (*handler)(int), struct sigaction old[CLI_STOP_SIGNALS])
+void cli_catch_stop_signals(void (*handler)(int), cli_signals *saved)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -46,14 +62,15 @@ void cli_catch_stop_signals(void (*handler)(int), struct sigaction old[CLI_STOP_
     sa.sa_flags = SA_RESETHAND;
     sigemptyset(&sa.sa_mask);
     for (int i = 0; i < CLI_STOP_SIGNALS; i++)
-        sigaction(stop_signals[i], &sa, &old[i]);
+        sigaction(stop_signals[i], &sa, &saved->old[i]);
 }
 
-void cli_restore_stop_signals(const struct sigaction old[CLI_STOP_SIGNALS])
+void cli_restore_stop_signals(const cli_signals *saved)
 {
     for (int i = 0; i < CLI_STOP_SIGNALS; i++)
-        sigaction(stop_signals[i], &old[i], NULL);
+        sigaction(stop_signals[i], &saved->old[i], NULL);
 }
+#endif
 
 int cli_stderr_tty(void)
 {

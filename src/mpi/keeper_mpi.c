@@ -1214,8 +1214,8 @@ static int mpi_solve(int argc, char **argv, int me, int size, int *lost)
     /* Every rank: a signal stops the run as it stops keeper solve (see the
      * top of this file). */
     atomic_store(&interrupted, 0);
-    struct sigaction old_sa[CLI_STOP_SIGNALS];
-    cli_catch_stop_signals(on_stop_signal, old_sa);
+    cli_signals old_sa;
+    cli_catch_stop_signals(on_stop_signal, &old_sa);
     distribute(&sw.w, me, size);
     *lost = sw.w.lost;
     if (me == 0) {
@@ -1245,7 +1245,7 @@ static int mpi_solve(int argc, char **argv, int me, int size, int *lost)
         free(sw.keep);
         free(sw.done);
     }
-    cli_restore_stop_signals(old_sa);
+    cli_restore_stop_signals(&old_sa);
     spares_destroy(&sp);
     free(sw.lv);
     free(sw.file);

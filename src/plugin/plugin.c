@@ -21,11 +21,21 @@
  * default 2), optimize_time (seconds, default 60). Configure() shows the
  * settings and the file's path.
  *
- * Status flags: the plugin reads the one table both hosts share (the
- * published header's SOKOBAN_PLUGIN_FLAG_*): on return, SOLUTION, and
- * PUSHES when the push count is proven optimal; for Optimize, the caller's
- * flags choose the order: MOVES (moves, then pushes) or PUSHES (pushes,
- * then moves). */
+ * Status flags: two tables exist. The published header's (Sokoban++):
+ * SOLUTION 1, MOVES 2, PUSHES 4, BOX_LINES 8, BOX_CHANGES 16,
+ * PUSHING_SESSIONS 32, then the secondary metrics from SECONDARY_MOVES 64
+ * and SECONDARY_PUSHES 128. YASC's newer one inserts PLAYER_LINES 64, so
+ * its secondaries start at SECONDARY_MOVES 128 and SECONDARY_PUSHES 256.
+ * The bits keeper writes and reads as primary (SOLUTION, MOVES, PUSHES)
+ * are the same in both; IsSupportedOptimization accepts each table's
+ * "moves, then pushes" (2|128 old, 2|256 YASC) and "pushes, then moves"
+ * (4|64 old, 4|128 YASC), so both hosts are served without knowing which
+ * calls. One number overlaps: 2|256 is "moves, then box lines" in the old
+ * table; keeper answers it as YASC means it (moves, then pushes), the
+ * primary metric being right for both. On return, SOLUTION, and PUSHES when the push count
+ * is proven optimal; for Optimize, the caller's flags choose the order:
+ * MOVES (moves, then pushes) or PUSHES without MOVES (pushes, then
+ * moves). */
 #include "../../include/keeper.h"
 
 #include <stdio.h>
@@ -49,8 +59,11 @@
 #define SOKOBAN_PLUGIN_FLAG_SOLUTION 1
 #define SOKOBAN_PLUGIN_FLAG_MOVES 2
 #define SOKOBAN_PLUGIN_FLAG_PUSHES 4
+/* the secondaries: the published table's, and YASC's (player lines at 64) */
 #define SOKOBAN_PLUGIN_FLAG_SECONDARY_MOVES 64
 #define SOKOBAN_PLUGIN_FLAG_SECONDARY_PUSHES 128
+#define YASC_FLAG_SECONDARY_MOVES 128
+#define YASC_FLAG_SECONDARY_PUSHES 256
 
 struct PluginStatus {
     unsigned int uiSize;
@@ -404,7 +417,9 @@ EXPORT int __stdcall Solve(unsigned int uiWidth, unsigned int uiHeight, unsigned
 EXPORT int __stdcall IsSupportedOptimization(unsigned int uiOptimization)
 {
     return uiOptimization == (SOKOBAN_PLUGIN_FLAG_MOVES | SOKOBAN_PLUGIN_FLAG_SECONDARY_PUSHES) ||
-           uiOptimization == (SOKOBAN_PLUGIN_FLAG_PUSHES | SOKOBAN_PLUGIN_FLAG_SECONDARY_MOVES);
+           uiOptimization == (SOKOBAN_PLUGIN_FLAG_PUSHES | SOKOBAN_PLUGIN_FLAG_SECONDARY_MOVES) ||
+           uiOptimization == (SOKOBAN_PLUGIN_FLAG_MOVES | YASC_FLAG_SECONDARY_PUSHES) ||
+           uiOptimization == (SOKOBAN_PLUGIN_FLAG_PUSHES | YASC_FLAG_SECONDARY_MOVES);
 }
 
 /* Optimizes the best of the solutions in pcMoves (NUL-separated, an extra

@@ -1,7 +1,7 @@
 /* plugin_host.c: a test host for the solver plugin DLL, loading it as YASC
  * and Sokoban++ do (LoadLibrary, GetProcAddress with the plain names) and
  * calling it. Cross-built by `make windows`, run under Wine by
- * tests/cli/test_plugin.sh, which checks what it prints (the solutions are
+ * tests/windows/test_windows.sh, which checks what it prints (the solutions are
  * replayed there by the Linux keeper verify).
  *
  *   plugin_host DLL names              the plugin's name and constraints
@@ -100,17 +100,22 @@ static int read_boards(const char *path, board *out, int max)
 }
 
 static int calls, stop_at;
+static DWORD stop_asked; /* GetTickCount when the search was asked to stop */
 
 static int __stdcall callback(void)
 {
     calls++;
-    return stop_at && calls >= stop_at;
+    int stop = stop_at && calls >= stop_at;
+    if (stop && !stop_asked)
+        stop_asked = GetTickCount();
+    return stop;
 }
 
 static DWORD WINAPI terminate_later(LPVOID arg)
 {
     (void)arg;
     Sleep(500);
+    stop_asked = GetTickCount();
     ((TERMINATE *)need("Terminate"))();
     return 0;
 }
@@ -123,8 +128,15 @@ static int solve_one(board *b, int level)
     memset(&st, 0, sizeof st);
     st.uiSize = sizeof st;
     calls = 0;
+    stop_asked = 0;
+    DWORD t0 = GetTickCount();
     int rc = ((SOLVEEX *)need("SolveEx"))(b->w, b->h, b->cells, solution, sizeof solution, &st,
                                           callback);
+    DWORD t1 = GetTickCount();
+    printf("time %d: %lu ms", level, (unsigned long)(t1 - t0));
+    if (stop_asked)
+        printf(", stopped %lu ms after the request", (unsigned long)(t1 - stop_asked));
+    printf("\n");
     printf("level %d rc %d flags %u moves %lld pushes %lld callbacks %d %s\n", level, rc,
            st.uiFlags, (long long)st.i64MovesGenerated, (long long)st.i64PushesGenerated, calls,
            rc == 0 ? solution : "-");
@@ -153,8 +165,11 @@ int main(int argc, char **argv)
         ((GETCONSTRAINTS *)need("GetConstraints"))(&w, &h, &boxes);
         ISSUPPORTEDOPTIMIZATION *iso = (ISSUPPORTEDOPTIMIZATION *)need("IsSupportedOptimization");
         printf("name %s\nconstraints %u %u %u\n", name, w, h, boxes);
+        /* the published table's secondaries, then YASC's (player lines at 64) */
         printf("optimizations moves/pushes %d pushes/moves %d boxlines %d\n", iso(2 | 128),
                iso(4 | 64), iso(8 | 64));
+        printf("yasc optimizations moves/pushes %d pushes/moves %d playerlines %d\n",
+               iso(2 | 256), iso(4 | 128), iso(64 | 128));
         const char *all[] = {"Configure", "ShowAbout", "Terminate", "Solve", "Optimize", NULL};
         for (int i = 0; all[i]; i++)
             need(all[i]);
@@ -212,6 +227,10 @@ int main(int argc, char **argv)
                     "#@$ .#"
                     "######";
         printf("buffer too small rc %d\n", solve(6, 3, ok, tiny_buffer, sizeof tiny_buffer, NULL, NULL));
+        char dead[] = "######"
+                      "#$@ .#"
+                      "######";
+        printf("unsolvable rc %d\n", solve(6, 3, dead, solution, sizeof solution, NULL, NULL));
         return 0;
     }
     if (!strcmp(cmd, "old")) {

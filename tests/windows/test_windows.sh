@@ -1,5 +1,7 @@
 #!/bin/sh
-# test_plugin.sh: the solver plugin DLL (make windows), loaded as YASC and
+# test_windows.sh (make test-windows, run by .ci/run; not part of make
+# test): the Windows builds (make windows): keeper.exe, the same
+# solutions and positions as the Linux build; and the solver plugin DLL, loaded as YASC and
 # Sokoban++ load it (LoadLibrary, GetProcAddress by plain name) by a test
 # host cross-built beside it (tests/plugin/plugin_host.c), run under Wine:
 # the plugin's name, constraints and exports; SolveEx on the demo levels and
@@ -10,6 +12,7 @@
 # Solve call. The 64-bit DLL needs wine64, the 32-bit one wine32 as well;
 # what the machine lacks (mingw-w64, Wine) is skipped visibly.
 . tests/cli/lib.sh
+SLACK_MS=${KEEPER_TEST_SLACK_MS:-0}
 
 if ! command -v x86_64-w64-mingw32-gcc > /dev/null 2>&1 ||
     ! command -v i686-w64-mingw32-gcc > /dev/null 2>&1; then
@@ -27,6 +30,25 @@ else
 fi
 grep -E 'warning|error' "$WORK/make.log" > "$WORK/warn"
 [ -s "$WORK/warn" ] && fail "make windows warns: $(head -n 3 "$WORK/warn")" || pass
+
+# make dist: the Windows zip holds both widths' DLL and keeper.exe, the
+# readme and the licence; the source tarball holds the tree
+if command -v python3 > /dev/null 2>&1 && command -v git > /dev/null 2>&1 &&
+    git rev-parse HEAD > /dev/null 2>&1; then
+    if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s dist > "$WORK/dist.log" 2>&1; then
+        python3 -m zipfile -l build/dist/keeper-*-windows.zip > "$WORK/zip" 2>&1
+        for f in 32-bit/keeper.dll 32-bit/keeper.exe 64-bit/keeper.dll 64-bit/keeper.exe README.txt \
+            LICENSE.txt; do
+            grep -q "windows/$f " "$WORK/zip" && pass || fail "make dist: the zip lacks $f"
+        done
+        tar tzf build/dist/keeper-*[0-9].tar.gz 2> /dev/null | grep -q '/src/driver/run.c$' && pass ||
+            fail "make dist: the source tarball lacks src/driver/run.c"
+    else
+        fail "make dist: $(tail -n 3 "$WORK/dist.log")"
+    fi
+else
+    skip "python3 or git missing: make dist not tested"
+fi
 
 # the exports: plain names, no @N decoration
 for bits in 64 32; do
@@ -63,7 +85,7 @@ lurds() { sed -n 's/^level [0-9]* rc 0 flags [0-9]* moves [0-9]* pushes [0-9]* c
 for bits in 64 32; do
     dir="$WORK/win$bits"
     mkdir -p "$dir"
-    cp "build/win$bits/keeper.dll" "build/win$bits/plugin_host.exe" "$dir/"
+    cp "build/win$bits/keeper.dll" "build/win$bits/plugin_host.exe" "build/win$bits/keeper.exe" "$dir/"
     printf '[keeper]\ntime=30\nmemory=512\nthreads=2\noptimize_time=5\n' > "$dir/keeper.ini"
     host="$dir/plugin_host.exe"
     w "$WORK/names" "$host" "$dir/keeper.dll" names
@@ -79,6 +101,8 @@ for bits in 64 32; do
     grep -q "^constraints 256 256 1024" "$WORK/names" && pass || fail "win$bits: GetConstraints"
     grep -q "^optimizations moves/pushes 1 pushes/moves 1 boxlines 0" "$WORK/names" && pass ||
         fail "win$bits: IsSupportedOptimization: $(grep optim "$WORK/names")"
+    grep -q "^yasc optimizations moves/pushes 1 pushes/moves 1 playerlines 0" "$WORK/names" && pass ||
+        fail "win$bits: IsSupportedOptimization with YASC's flag table: $(grep yasc "$WORK/names")"
     grep -q "^exports ok" "$WORK/names" && pass || fail "win$bits: exports"
 
     # the demo levels, replayed here
@@ -114,15 +138,24 @@ for bits in 64 32; do
     w "$WORK/cancel" "$host" "$dir/keeper.dll" cancel levels/demo-hard.xsb
     grep -q '^level 1 rc 9 .* callbacks 3 ' "$WORK/cancel" && pass ||
         fail "win$bits: a callback returning 1 did not stop the search: $(head -n 1 "$WORK/cancel")"
+    ms=$(sed -n 's/^time 1: .*, stopped \([0-9]*\) ms after the request/\1/p' "$WORK/cancel")
+    [ -n "$ms" ] && [ "$ms" -le $((500 + SLACK_MS)) ] && pass ||
+        fail "win$bits: the search stopped ${ms:-?} ms after the callback asked (limit 500)"
     w "$WORK/term" "$host" "$dir/keeper.dll" terminate levels/demo-hard.xsb
     grep -q '^level 1 rc 9 ' "$WORK/term" && pass ||
         fail "win$bits: Terminate() did not stop the search: $(head -n 1 "$WORK/term")"
+    ms=$(sed -n 's/^time 1: .*, stopped \([0-9]*\) ms after the request/\1/p' "$WORK/term")
+    [ -n "$ms" ] && [ "$ms" -le $((500 + SLACK_MS)) ] && pass ||
+        fail "win$bits: the search stopped ${ms:-?} ms after Terminate() (limit 500)"
 
     # the settings file: time=1 gives TIMEOUT on a level that takes longer
     printf '[keeper]\ntime=1\nthreads=1\n' > "$dir/keeper.ini"
     w "$WORK/timeout" "$host" "$dir/keeper.dll" solve levels/demo-hard.xsb
     grep -q '^level 1 rc 8 ' "$WORK/timeout" && pass ||
         fail "win$bits: keeper.ini's time=1 did not give TIMEOUT: $(head -n 1 "$WORK/timeout")"
+    ms=$(sed -n 's/^time 1: \([0-9]*\) ms.*/\1/p' "$WORK/timeout")
+    [ -n "$ms" ] && [ "$ms" -le $((1500 + SLACK_MS)) ] && pass ||
+        fail "win$bits: a 1 s limit returned after ${ms:-?} ms (limit 1500)"
     printf '[keeper]\ntime=30\noptimize_time=5\n' > "$dir/keeper.ini"
 
     # Optimize: level 8's solution gets shorter and still replays
@@ -138,11 +171,31 @@ for bits in 64 32; do
     w "$WORK/optp" "$host" "$dir/keeper.dll" optimize levels/demo.xsb 8 "$slow" pushes
     grep -q '^optimize rc 0 ' "$WORK/optp" && pass || fail "win$bits: Optimize pushes first: $(head -n 1 "$WORK/optp")"
 
+    # keeper.exe: the command line, the same solutions and positions as the
+    # Linux build's on one thread; a bad file's error and exit status
+    w "$WORK/exe.lurd" "$dir/keeper.exe" solve levels/demo.xsb --format lurd -q
+    "$KEEPER" solve levels/demo.xsb --format lurd -q > "$WORK/linux.lurd" 2> /dev/null
+    cmp -s "$WORK/exe.lurd" "$WORK/linux.lurd" && pass ||
+        fail "win$bits: keeper.exe's solutions differ from the Linux build's: $(head -n 2 "$WORK/exe.lurd")"
+    w "$WORK/exe.jsonl" "$dir/keeper.exe" solve levels/demo.xsb --format jsonl -q
+    "$KEEPER" solve levels/demo.xsb --format jsonl -q 2> /dev/null > "$WORK/linux.jsonl"
+    sed 's/"seconds":[0-9.]*//' "$WORK/exe.jsonl" > "$WORK/a"
+    sed 's/"seconds":[0-9.]*//' "$WORK/linux.jsonl" > "$WORK/b"
+    cmp -s "$WORK/a" "$WORK/b" && pass || fail "win$bits: keeper.exe's JSON lines differ (but the time)"
+    w "$WORK/exe.verify" "$dir/keeper.exe" verify levels/demo.xsb "$WORK/linux.lurd"
+    grep -q '8 valid' "$WORK/exe.verify" && pass ||
+        fail "win$bits: keeper.exe verify: $(tail -n 2 "$WORK/exe.verify")"
+    wine "$dir/keeper.exe" solve no-such-file.xsb > "$WORK/exe.err" 2>&1
+    rc=$?
+    [ $rc -eq 2 ] && grep -q 'no-such-file.xsb.*error' "$WORK/exe.err" && pass ||
+        fail "win$bits: keeper.exe on a missing file: exit $rc, $(head -c 200 "$WORK/exe.err")"
+
     # bad boards and the old Solve
     w "$WORK/bad" "$host" "$dir/keeper.dll" bad
     grep -q '^too small rc 1$' "$WORK/bad" && pass || fail "win$bits: a 2x2 board: $(cat "$WORK/bad")"
     grep -q '^not closed rc 2$' "$WORK/bad" && pass || fail "win$bits: an open board"
     grep -q '^buffer too small rc 5$' "$WORK/bad" && pass || fail "win$bits: a short solution buffer"
+    grep -q '^unsolvable rc 3$' "$WORK/bad" && pass || fail "win$bits: an unsolvable board: $(grep unsolvable "$WORK/bad")"
     w "$WORK/old" "$host" "$dir/keeper.dll" old levels/demo.xsb
     sed -n 's/^old rc 0 //p' "$WORK/old" > "$WORK/old.lurd"
     run "$KEEPER" verify levels/demo.xsb "$WORK/old.lurd" --level 1
