@@ -12,7 +12,8 @@
 #include "solread.h"
 #include "../../include/keeper.h"
 #include "../core/solution.h"
-#include "../driver/solve.h"
+#include "../driver/run.h"
+#include "../util/options.h"
 #include "../util/str.h"
 #include "../util/timer.h"
 #include "../util/util.h"
@@ -24,6 +25,9 @@
 #include <string.h>
 
 typedef enum { FMT_SOK, FMT_LURD, FMT_JSONL } out_format;
+
+/* --time's default here (keeper solve's is 600 s per level) */
+#define OPTIMIZE_DEFAULT_SECONDS 10
 
 static atomic_int interrupted = 0;
 
@@ -229,28 +233,15 @@ static void optimize_usage(FILE *f)
             "invalid solution is reported as an error), 2 bad input.\n");
 }
 
-/* Parses a number for option `opt`; returns -1 with a message when bad. */
-static int parse_num(const char *opt, const char *v, double lo, double hi, double *out)
-{
-    char *end;
-    errno = 0;
-    double x = v ? strtod(v, &end) : 0;
-    if (!v || errno || end == v || *end || x < lo || x > hi) {
-        cli_usage_error("optimize", "%s: '%s' is not a number from %g to %g", opt,
-                        v ? v : "", lo, hi);
-        return -1;
-    }
-    *out = x;
-    return 0;
-}
-
 int cmd_optimize(int argc, char **argv)
 {
     const char *file = NULL, *solfile = NULL, *output = NULL;
     level_sel sel = {.given = 0};
     out_format fmt = FMT_SOK;
     int fmt_given = 0, quiet = 0, verbose = 0, progress = -1;
-    double seconds = 10, memory = 4096, threads_d = 1;
+    options lo; /* --time, --memory, --threads */
+    options_init(&lo);
+    lo.time = OPTIMIZE_DEFAULT_SECONDS;
     opt_config cfg;
     opt_config_default(&cfg);
     for (int i = 1; i < argc; i++) {
@@ -294,18 +285,16 @@ int cmd_optimize(int argc, char **argv)
             else
                 return cli_usage_error("optimize", "--metric: '%s' is not moves or pushes",
                                        v ? v : "");
-        } else if (!strcmp(name, "--time")) {
-            if (parse_num("--time", v, 0, 1e7, &seconds))
-                return EXIT_BAD_INPUT;
-        } else if (!strcmp(name, "--memory")) {
-            if (parse_num("--memory", v, 16, 1048576, &memory))
-                return EXIT_BAD_INPUT;
-        } else if (!strcmp(name, "--threads")) {
-            if (parse_num("--threads", v, 1, 256, &threads_d) || threads_d != (int)threads_d)
-                return threads_d != (int)threads_d
-                           ? cli_usage_error("optimize", "--threads: '%s' is not a whole number",
-                                             v)
-                           : EXIT_BAD_INPUT;
+        } else if (!strcmp(name, "--time") || !strcmp(name, "--memory") ||
+                   !strcmp(name, "--threads")) {
+            /* keeper solve's table entries: the same ranges and messages */
+            if (!v)
+                return cli_usage_error("optimize", "%s needs a value", name);
+            char *arg = xasprintf("%s=%s", name, v), err[200] = "";
+            int r = options_parse(&lo, arg, NULL, err, sizeof err);
+            free(arg);
+            if (r != 1)
+                return cli_usage_error("optimize", "%s", err);
         } else if (!strcmp(name, "--vicinity")) {
             int n1, n2;
             char tail;
@@ -449,14 +438,15 @@ int cmd_optimize(int argc, char **argv)
             return EXIT_BAD_INPUT;
         }
     }
-    int threads = MIN((int)threads_d, MAX(njobs, 1));
+    int threads = (int)MIN(lo.threads, (long long)MAX(njobs, 1));
+    const double seconds = lo.time;
     octx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.jobs = jobs;
     ctx.njobs = njobs;
     ctx.seconds = seconds;
     ctx.cfg = cfg;
-    ctx.mem_per_thread = (uint64_t)(memory * 1024 * 1024) / (uint64_t)threads;
+    ctx.mem_per_thread = driver_memory_share(&lo, threads);
     ctx.progress = !quiet && (progress == 1 || (progress < 0 && cli_stderr_tty()));
     ctx.verbose = verbose && !quiet;
     pthread_mutex_init(&ctx.mu, NULL);

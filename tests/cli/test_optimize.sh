@@ -135,6 +135,16 @@ run "$KEEPER" optimize "$DEMO" --vicinity 20
 expect_rc 2 "optimize --vicinity 20"
 run "$KEEPER" optimize "$DEMO" --time -1
 expect_rc 2 "optimize --time -1"
+# --time, --memory, --threads: keeper solve's table entries, ranges and messages
+for bad in "--time=soon" "--memory 8" "--threads 100"; do
+    run "$KEEPER" optimize "$DEMO" $bad
+    expect_rc 2 "optimize $bad"
+    cp "$WORK/err" "$WORK/err.opt"
+    run "$KEEPER" solve "$DEMO" $bad
+    msg=$(head -n 1 "$WORK/err")
+    [ -n "$msg" ] && [ "$(head -n 1 "$WORK/err.opt")" = "$msg" ] && pass ||
+        fail "optimize $bad: '$(head -n 1 "$WORK/err.opt")', solve says '$msg'"
+done
 run "$KEEPER" optimize "$DEMO" "$WORK/none.lurd"
 expect_rc 2 "optimize: missing solutions file"
 expect_err "none.lurd: error: cannot read" "optimize: missing solutions file message"
