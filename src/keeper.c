@@ -237,6 +237,14 @@ static void call_end(call *c, run *r)
     }
 }
 
+/* A result with nothing in it: no strategy, no bound. */
+static void result_init(keeper_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->strategy = "";
+    r->lower_bound = -1;
+}
+
 /* The public result from the driver's (taking its solution). */
 static void fill_result(keeper_result *r, solve_result *sr)
 {
@@ -255,39 +263,6 @@ static void fill_result(keeper_result *r, solve_result *sr)
     r->lower_bound = sr->lower_bound;
     r->solution = sr->lurd;
     sr->lurd = NULL;
-}
-
-keeper_status keeper_solve(const keeper_collection *c, int index, const keeper_options *o,
-                           keeper_result *r)
-{
-    memset(r, 0, sizeof *r);
-    r->strategy = "";
-    r->lower_bound = -1;
-    const level *lv = get_level(c, index);
-    if (!lv) {
-        r->status = KEEPER_INVALID;
-        strcpy(r->reason, "no such level");
-        return r->status;
-    }
-    options def;
-    options_init(&def);
-    const options *opt = o ? &o->o : &def;
-    /* A run of one level: with "threads" 2 or more, the portfolio's second
-     * search gets a thread of its own, and the memory is shared out
-     * between the two. */
-    call cl;
-    run *rn = call_start(&cl, o, opt, &lv, 1);
-    solve_result *res = run_wait(rn, 0);
-    if (res)
-        fill_result(r, res);
-    else { /* interrupted before it started */
-        r->status = KEEPER_UNSOLVED;
-        r->strategy = "";
-        r->lower_bound = -1;
-        snprintf(r->reason, sizeof r->reason, "interrupted");
-    }
-    call_end(&cl, rn);
-    return r->status;
 }
 
 int keeper_solve_many(const keeper_collection *c, const int *indices, int n,
@@ -316,9 +291,7 @@ int keeper_solve_many(const keeper_collection *c, const int *indices, int n,
     int solved = 0;
     for (int i = 0; i < n; i++) {
         keeper_result r;
-        memset(&r, 0, sizeof r);
-        r.strategy = "";
-        r.lower_bound = -1;
+        result_init(&r);
         solve_result *res = job_of[i] >= 0 ? run_wait(rn, job_of[i]) : NULL;
         if (res) {
             fill_result(&r, res);
@@ -336,6 +309,25 @@ int keeper_solve_many(const keeper_collection *c, const int *indices, int n,
     free(job_of);
     free(lv);
     return solved;
+}
+
+/* keeper_solve's result: taken whole, solution included. */
+static void take_result(void *arg, int i, keeper_result *r)
+{
+    (void)i;
+    *(keeper_result *)arg = *r;
+    r->solution = NULL;
+}
+
+/* A run of one level: with "threads" 2 or more, the portfolio's second
+ * search gets a thread of its own, and the memory is shared out between
+ * the two. */
+keeper_status keeper_solve(const keeper_collection *c, int index, const keeper_options *o,
+                           keeper_result *r)
+{
+    result_init(r);
+    keeper_solve_many(c, &index, 1, o, take_result, r);
+    return r->status;
 }
 
 int keeper_optimize(const keeper_collection *c, int index, const char *lurd,

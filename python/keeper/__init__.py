@@ -123,13 +123,20 @@ class Level:
             self.title = coll.title(1)
 
     @classmethod
+    def _checked(cls, rows: List[str], title: str, source: str) -> "Level":
+        """A level whose rows keeper has already read without error."""
+        lv = cls.__new__(cls)
+        lv.rows, lv.title, lv._source = rows, title, source
+        return lv
+
+    @classmethod
     def from_text(cls, text: str, title: str = "", source: str = "level") -> "Level":
         """One level from XSB text (title lines and notes allowed)."""
         found = _levels_of(text, source)
         if len(found) != 1:
             raise KeeperError("%s: error: %d levels in the text, expected one"
                               % (source, len(found)))
-        return cls(found[0].rows, title or found[0].title, source)
+        return cls._checked(found[0].rows, title or found[0].title, source)
 
     def xsb(self) -> str:
         """The board as XSB text (rows only)."""
@@ -188,7 +195,8 @@ def _levels_of(text: str, name: str) -> List[Level]:
     if len(boards) != n:  # an unusual layout: fall back to keeper's count
         raise KeeperError("%s: error: found %d boards where keeper reads %d levels"
                           % (name, len(boards), n))
-    return [Level(b, coll.title(i + 1), name) for i, b in enumerate(boards)]
+    # each board was checked as part of the text: not parsed again
+    return [Level._checked(b, coll.title(i + 1), name) for i, b in enumerate(boards)]
 
 
 def load(source: Union[str, os.PathLike], name: Optional[str] = None) -> List[Level]:
@@ -262,8 +270,9 @@ def _wait_job(job) -> None:
             pass
     except BaseException:
         job.interrupt()
-        job.wait()
         raise
+    finally:
+        job.wait()
 
 
 def solve_many(levels: Union[Iterable[Union[Level, str]], str, os.PathLike], *,
@@ -311,7 +320,6 @@ def solve_many(levels: Union[Iterable[Union[Level, str]], str, os.PathLike], *,
             yield _result(d, lv[d["i"]].title)
     except BaseException:
         job.interrupt()
-        job.wait()
         raise
     finally:
         job.wait()

@@ -38,7 +38,6 @@ static void on_stop_signal(int sig)
 
 /* What the result table and the status line know of a level. */
 typedef struct job {
-    const level *lv;
     int started, done; /* (under run_ctx.pmu) */
     /* the last progress report (under run_ctx.pmu) */
     int64_t start_ns;
@@ -50,6 +49,7 @@ typedef struct job {
 
 typedef struct run_ctx {
     const options *o;
+    const level **lvs; /* by job */
     job *jobs;
     int njobs;
     uint64_t mem_per_thread;
@@ -105,7 +105,7 @@ static void draw_line(run_ctx *rc, int64_t now)
         human(rate, sizeof rate, j->seconds > 0 ? (double)j->nodes / j->seconds : 0);
         len += (size_t)snprintf(line + len, sizeof line - len,
                                 "%slevel %d: %.1f s, %s positions, %s/s, %.0f/%.0f MiB, %s",
-                                shown ? " | " : "", j->lv->index,
+                                shown ? " | " : "", rc->lvs[k]->index,
                                 (double)(now - j->start_ns) / 1e9, pos, rate,
                                 (double)j->mem / 1048576.0,
                                 (double)rc->mem_per_thread / 1048576.0,
@@ -144,7 +144,7 @@ static void progress(void *arg, int k, const stats *st, double seconds)
     j->bound = (long)st->best_lower_bound;
     if (rc->verbose && now >= j->next_verbose_ns) {
         char prefix[64];
-        snprintf(prefix, sizeof prefix, "keeper: level %d: ", j->lv->index);
+        snprintf(prefix, sizeof prefix, "keeper: level %d: ", rc->lvs[k]->index);
         clear_line(rc);
         solveout_counters(stderr, prefix, st, seconds);
         j->next_verbose_ns = now + 5000000000;
@@ -222,16 +222,15 @@ int cmd_solve(int argc, char **argv)
     job *jobs = xcalloc((size_t)c.nlevels, sizeof(job));
     const level **lvs = xcalloc((size_t)c.nlevels + 1, sizeof *lvs);
     for (int k = 0; k < c.nlevels; k++)
-        if (cli_selected(&a.sel, c.levels[k].index) && !(resumed && resumed[k])) {
-            lvs[njobs] = &c.levels[k];
-            jobs[njobs++].lv = &c.levels[k];
-        }
+        if (cli_selected(&a.sel, c.levels[k].index) && !(resumed && resumed[k]))
+            lvs[njobs++] = &c.levels[k];
     free(resumed);
     const int threads = driver_threads(&o, njobs);
 
     run_ctx rc;
     memset(&rc, 0, sizeof rc);
     rc.o = &o;
+    rc.lvs = lvs;
     rc.jobs = jobs;
     rc.njobs = njobs;
     rc.mem_per_thread = driver_memory_share(&o, threads);
@@ -255,7 +254,6 @@ int cmd_solve(int argc, char **argv)
         hooks.every = rc.live ? 0.25 : 5.0;
     }
     run *r = run_start(lvs, njobs, &o, &interrupted, &hooks);
-    rc.mem_per_thread = run_memory_share(r);
 
     int64_t t0 = timer_now_ns();
     solve_tally tally;
@@ -270,10 +268,10 @@ int cmd_solve(int argc, char **argv)
         }
         pthread_mutex_lock(&rc.pmu);
         clear_line(&rc);
-        solveout_row(stderr, jobs[k].lv, rk, a.quiet, a.verbose, &tally);
+        solveout_row(stderr, lvs[k], rk, a.quiet, a.verbose, &tally);
         fflush(stderr);
         pthread_mutex_unlock(&rc.pmu);
-        solveout_level(out, a.fmt, jobs[k].lv, rk);
+        solveout_level(out, a.fmt, lvs[k], rk);
         if (fflush(out) != 0 && !write_errno)
             write_errno = errno;
     }
@@ -291,7 +289,7 @@ int cmd_solve(int argc, char **argv)
         int n = 0;
         for (int k = 0; k < njobs; k++)
             if (res[k]) {
-                hlv[n] = jobs[k].lv;
+                hlv[n] = lvs[k];
                 hres[n++] = res[k];
             }
         if (solveout_html(a.html, c.name, hlv, hres, n, a.quiet) != 0)

@@ -176,16 +176,6 @@ run *run_start(const level *const *lv, int n, const options *o, atomic_int *inte
     return r;
 }
 
-int run_threads(const run *r)
-{
-    return r->threads;
-}
-
-uint64_t run_memory_share(const run *r)
-{
-    return r->mem_per_thread;
-}
-
 solve_result *run_wait(run *r, int k)
 {
     job *j = &r->jobs[k];

@@ -58,8 +58,6 @@ typedef struct run run;
  * starts. */
 run *run_start(const level *const *lv, int n, const options *o, atomic_int *interrupt,
                const run_hooks *hooks);
-int run_threads(const run *r);
-uint64_t run_memory_share(const run *r);
 /* Waits until level k (0-based) is done and returns its result (owned by
  * the run, valid until run_end), or NULL when an interrupt came before it
  * started (it never will). */

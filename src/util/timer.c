@@ -18,11 +18,6 @@ int64_t timer_now_ns(void)
     return (int64_t)((double)now.QuadPart * 1e9 / (double)freq.QuadPart);
 }
 
-double timer_seconds_since(int64_t start_ns)
-{
-    return (double)(timer_now_ns() - start_ns) / 1e9;
-}
-
 double timer_cpu_seconds(void)
 {
     FILETIME created, exited, kernel, user;
@@ -61,11 +56,6 @@ int64_t timer_now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-double timer_seconds_since(int64_t start_ns)
-{
-    return (double)(timer_now_ns() - start_ns) / 1e9;
-}
-
 double timer_cpu_seconds(void)
 {
     struct timespec ts;
@@ -81,3 +71,8 @@ uint64_t timer_peak_rss(void)
     return (uint64_t)ru.ru_maxrss * 1024u; /* Linux reports KiB */
 }
 #endif
+
+double timer_seconds_since(int64_t start_ns)
+{
+    return (double)(timer_now_ns() - start_ns) / 1e9;
+}
