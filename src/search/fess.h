@@ -55,8 +55,10 @@ typedef struct fess_config {
     int plan_pick;       /* which base search's plan (plan.h PLAN_PICK_*) */
     int oop;             /* the out-of-plan feature and advisor (with a plan) */
     int hf;              /* Festival's HF forward order (the opening search's
-                            squares half): every move weighs 0, and inside a
-                            cell the children go by feature vector, then by
+                            squares half): every move weighs 0 (no advisors);
+                            the cells ordered by free-floor regions first,
+                            then packed (boxes on the target's squares), and
+                            inside a cell the children by that order, then by
                             the boxes' matching distance to the goals (the
                             parent's assignment, the moved box updated), then
                             age; needs matching */
