@@ -36,35 +36,34 @@ int solve_level_threads(const options *o)
 void driver_configs(const options *o, search_configs *sc)
 {
     memset(sc, 0, sizeof *sc);
+    /* the deadlock layer, once for both searches (A* leaves the capsets
+     * out itself) */
+    const dl_config dl = {
+        .freeze = (int)o->freeze,
+        .patterns = o->patterns ? (int)o->pattern_size : 0,
+        .fixed = (int)o->fixed,
+        .capsets = (int)o->capsets,
+        .corrals = (int)o->corrals,
+        .deadlock_search = (int)o->deadlock_search,
+        .local = (int)o->local,
+        .stuck = (int)o->stuck,
+    };
     sc->astar = (astar_config){
         .optimal = (int)o->optimal,
         .weight = (int)o->weight,
         .weight2 = (int)o->weight2,
         .dead_squares = (int)o->dead_squares,
-        .freeze = (int)o->freeze,
-        .patterns = o->patterns ? (int)o->pattern_size : 0,
+        .dl = dl,
         .matching = (int)o->matching,
-        .fixed = (int)o->fixed,
-        .local = (int)o->local,
-        .stuck = (int)o->stuck,
         .dfs_ext = (int)o->dfs_ext,
-        .corrals = (int)o->corrals,
-        .deadlock_search = (int)o->deadlock_search,
         .tunnels = (int)o->tunnels,
         .packing = (int)o->packing,
         .reach_reuse = (int)o->reach_reuse,
         .check = (int)o->check,
     };
     sc->fess = (fess_config){
-        .freeze = (int)o->freeze,
-        .patterns = o->patterns ? (int)o->pattern_size : 0,
-        .corrals = (int)o->corrals,
-        .deadlock_search = (int)o->deadlock_search,
+        .dl = dl,
         .matching = (int)o->matching,
-        .fixed = (int)o->fixed,
-        .capsets = (int)o->capsets,
-        .local = (int)o->local,
-        .stuck = (int)o->stuck,
         .packing = (int)o->packing,
         .advisors = (int)o->advisors,
         .rooms = (int)o->rooms,

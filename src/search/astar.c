@@ -9,12 +9,7 @@
 #include "../analysis/tunnels.h"
 #include "../core/position.h"
 #include "../core/reach.h"
-#include "../deadlock/corral.h"
-#include "../deadlock/fixed.h"
-#include "../deadlock/freeze.h"
-#include "../deadlock/patterns.h"
-#include "../deadlock/stuck.h"
-#include "../deadlock/subset.h"
+#include "../deadlock/layer.h"
 #include "../heuristic/lowerbound.h"
 #include "../util/u32map.h"
 #include "../util/util.h"
@@ -36,8 +31,6 @@
 #define PACK_DETOUR 24
 #endif
 
-/* Corral deadlock searches keep at most this many boxes. */
-#define SUBSET_MAX_BOXES 64
 
 struct astar {
     const board *b;
@@ -55,13 +48,7 @@ struct astar {
     lowerbound lb;
     lb_sol sols[MAX_EXT_DEPTH + 2]; /* bound of the position expanded at each depth, + child */
     reach reach[MAX_EXT_DEPTH + 2];
-    freeze_ctx fz;
-    patterns pat;        /* small-pattern table (cfg->patterns; pat.b set) */
-    fixed_ctx fx;
-    corral_ctx cc;
-    subset_ctx sub;      /* corral deadlock searches (cfg->deadlock_search > 0; sub.b set) */
-    subset_ctx loc;      /* local deadlock searches, xy relaxation (cfg->local; loc.b set) */
-    stuck_table stk;     /* learned deadlock patterns (cfg->stuck; stk.b set) */
+    dl_layer dl;         /* the deadlock layer (cfg->dl) */
     packing pk;          /* fast mode: goals in filling order (pk.n = 0: none) */
     uint8_t *rank;       /* [nsq] 1 + position of a goal in the order, else 0 */
     int *room_next;      /* [rooms] scratch: first empty goal of each room */
@@ -153,19 +140,19 @@ static int limits_hit(astar *a)
 static int corral_check(astar *a, int depth)
 {
     const position *p = &a->pos;
-    int pruned = corral_prune(&a->cc, p, &a->reach[depth], a->allow[depth]);
+    int pruned = corral_prune(&a->dl.cc, p, &a->reach[depth], a->allow[depth]);
     if (pruned == 0) {
         a->st->corral_deadlocks++;
         return -1;
     }
     if (pruned < 0)
         return 0;
-    if (a->cfg->deadlock_search <= 0)
+    if (a->cfg->dl.deadlock_search <= 0)
         return 1;
-    if (!subset_corral_dead(&a->sub, &a->cc, p, a->st))
+    if (!subset_corral_dead(&a->dl.sub, &a->dl.cc, p, a->st))
         return 1;
-    if (a->stk.b)
-        stuck_add(&a->stk, &a->sub, a->sub.kept, a->sub.nkept, p->player, a->st);
+    if (a->dl.stk.b)
+        stuck_add(&a->dl.stk, &a->dl.sub, a->dl.sub.kept, a->dl.sub.nkept, p->player, a->st);
     return -1;
 }
 
@@ -186,13 +173,7 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
     pos_relocate(p, from, to, b->nb[to][DIR_OPP(dir)], &u);
     if (a->cfg->check)
         debug_check(a);
-    if (a->cfg->freeze && freeze_deadlock(&a->fz, p, to)) {
-        a->st->cut_freeze++;
-        pos_undo(p, &u);
-        return 0;
-    }
-    if (a->pat.b && patterns_dead(&a->pat, p, to)) {
-        a->st->cut_patterns++;
+    if (dl_push_dead(&a->dl, p, from, to, a->st)) {
         pos_undo(p, &u);
         return 0;
     }
@@ -251,24 +232,24 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
         pos_undo(p, &u);
         return 0;
     }
-    if (a->cfg->fixed && b->is_goal[to] && fixed_deadlock(&a->fx, p)) {
+    if (a->cfg->dl.fixed && b->is_goal[to] && fixed_deadlock(&a->dl.fx, p)) {
         a->st->cut_fixed++;
         pos_undo(p, &u);
         return 0;
     }
-    if (a->stk.b && stuck_match(&a->stk, p)) {
+    if (a->dl.stk.b && stuck_match(&a->dl.stk, p)) {
         a->st->cut_stuck++;
         pos_undo(p, &u);
         return 0;
     }
-    if (a->loc.b && subset_local_dead(&a->loc, p, to, ASTAR_LOCAL_RADIUS, a->st)) {
-        if (a->stk.b)
-            stuck_add(&a->stk, &a->loc, a->loc.kept, a->loc.nkept, p->player, a->st);
+    if (a->dl.loc.b && subset_local_dead(&a->dl.loc, p, to, ASTAR_LOCAL_RADIUS, a->st)) {
+        if (a->dl.stk.b)
+            stuck_add(&a->dl.stk, &a->dl.loc, a->dl.loc.kept, a->dl.loc.nkept, p->player, a->st);
         pos_undo(p, &u);
         return 0;
     }
     int pic = 0;
-    if (a->cfg->corrals && (pic = corral_check(a, depth + 1)) < 0) {
+    if (a->cfg->dl.corrals && (pic = corral_check(a, depth + 1)) < 0) {
         pos_undo(p, &u);
         return 0;
     }
@@ -279,7 +260,7 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
         pos_undo(p, &u);
         return 1;
     }
-    if (a->cfg->corrals && !pic)
+    if (a->cfg->dl.corrals && !pic)
         node_set_nopic(nodes_at(&a->ns, child));
     a->st->nodes++;
     if (ng > a->st->max_depth)
@@ -384,8 +365,8 @@ static int expand(astar *a, uint32_t n, int depth)
 
     uint8_t *allow = a->allow[depth];
     int pruned = -1;
-    if (a->cfg->corrals && !node_nopic(nodes_at(&a->ns, n))) {
-        pruned = corral_prune(&a->cc, p, r, allow);
+    if (a->cfg->dl.corrals && !node_nopic(nodes_at(&a->ns, n))) {
+        pruned = corral_prune(&a->dl.cc, p, r, allow);
         if (pruned == 0) {
             a->st->corral_deadlocks++;
             return 0;
@@ -483,20 +464,11 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
         reach_init(&a->reach[d], b->nsq);
         lb_sol_init(&a->sols[d], b->nboxes);
     }
-    freeze_init(&a->fz, b);
-    if (cfg->patterns)
-        patterns_init(&a->pat, b, cfg->patterns == 4);
-    fixed_init(&a->fx, b);
-    corral_init(&a->cc, b);
-    if (cfg->corrals && cfg->deadlock_search > 0) {
-        subset_init(&a->sub, b, cfg->deadlock_search, SUBSET_MAX_BOXES);
-    }
-    if (cfg->local) {
-        subset_init(&a->loc, b, ASTAR_LOCAL_LIMIT, ASTAR_LOCAL_MAX_BOXES);
-        a->loc.xy = 1;
-    }
-    if (cfg->stuck)
-        stuck_init(&a->stk, b);
+    /* capsets off: their test needs the sets counted on the parent, which
+     * A* does not do */
+    dl_config dc = cfg->dl;
+    dc.capsets = 0;
+    dl_init(&a->dl, b, &dc, &(dl_sizes){ASTAR_LOCAL_LIMIT, ASTAR_LOCAL_MAX_BOXES});
     a->rank = xcalloc((size_t)b->nsq, 1);
     a->goal_index = xcalloc((size_t)b->nsq, sizeof(uint16_t));
     for (int j = 0; j < b->nboxes; j++)
@@ -642,16 +614,7 @@ void astar_end(astar *a)
         reach_free(&a->reach[d]);
         lb_sol_free(&a->sols[d]);
     }
-    freeze_free(&a->fz);
-    if (a->pat.b)
-        patterns_free(&a->pat);
-    fixed_free(&a->fx);
-    corral_free(&a->cc);
-    if (a->sub.b)
-        subset_free(&a->sub);
-    if (a->loc.b)
-        subset_free(&a->loc);
-    stuck_free(&a->stk);
+    dl_free(&a->dl);
     packing_free(&a->pk);
     free(a->rank);
     free(a->room_next);

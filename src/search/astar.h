@@ -17,22 +17,17 @@
 #define KEEPER_ASTAR_H
 
 #include "search.h"
+#include "../deadlock/layer.h"
 
 typedef struct astar_config {
     int optimal;      /* prove push-optimality */
     int weight;       /* fast mode: f = g + weight * h */
     int weight2;      /* fast mode: second open list's weight (0 = none) */
     int dead_squares; /* prune pushes onto dead squares */
-    int freeze;       /* freeze deadlocks */
-    int patterns;     /* small-pattern table: 0 off, 3 3x3, 4 4x3/3x4 windows */
+    dl_config dl;     /* the deadlock layer (capsets not used); the learned
+                         patterns are matched before storing */
     int matching;     /* minimum-matching bound (else nearest goal) */
-    int fixed;        /* matching deadlock with fixed boxes as walls */
-    int local;        /* local deadlock search on the pushed box and its neighbours */
-    int stuck;        /* the local and corral searches' proofs become deadlock
-                         patterns (deadlock/stuck.h), matched before storing */
     int dfs_ext;      /* depth-first extension */
-    int corrals;      /* PI-corral pruning */
-    int deadlock_search; /* positions per corral deadlock search (0 = off) */
     int tunnels;      /* tunnel macro pushes */
     int packing;      /* fast mode: packing-order macros */
     int reach_reuse;  /* reachability after a push from the parent's */

@@ -10,21 +10,14 @@
 #include "../analysis/plan.h"
 #include "../core/position.h"
 #include "../core/reach.h"
-#include "../deadlock/corral.h"
-#include "../deadlock/fixed.h"
-#include "../deadlock/capsets.h"
-#include "../deadlock/freeze.h"
-#include "../deadlock/patterns.h"
-#include "../deadlock/stuck.h"
-#include "../deadlock/subset.h"
+#include "../deadlock/layer.h"
 #include "../heuristic/features.h"
 #include "../heuristic/lowerbound.h"
 #include "../util/mem.h"
 #include "../util/util.h"
 
-/* As the searches set them up (fess.c, astar.c). */
+/* As the searches set them up (the driver's --deadlock-search). */
 #define AUDIT_CORRAL_LIMIT 50
-#define AUDIT_SUBSET_MAX_BOXES 64
 
 const char *const audit_name[AUDIT_N] = {
 #define AUDIT_NAME(name, desc) #name,
@@ -41,18 +34,13 @@ typedef struct auditor {
     const board *b;
     position pos;
     reach r;
-    freeze_ctx fz;
-    patterns pat[2]; /* 3x3 windows; 4x3 and 3x4 windows */
+    dl_layer dl;     /* every detector on; its patterns: 3x3 windows */
+    patterns pat4;   /* 4x3 and 3x4 windows */
     membudget mem;
     lowerbound lb;
     lb_sol sol;
     int lb_ok;
-    fixed_ctx fx;
-    capsets cs; /* empty when it could not be built */
-    corral_ctx cc;
     uint8_t *allow;
-    subset_ctx sub, loc;
-    stuck_table stk;
     stats st;
     backward *bw;
     search_outcome bw_out;
@@ -81,20 +69,20 @@ static void audit_here(auditor *a, sq_t to)
     for (int i = 0; i < b->nboxes; i++)
         on_dead |= b->dead[p->boxes[i]];
     verdict(a, AUDIT_dead_square, on_dead);
-    verdict(a, AUDIT_freeze, freeze_deadlock(&a->fz, p, to));
-    verdict(a, AUDIT_patterns,
-            patterns_dead(&a->pat[0], p, to) || patterns_dead(&a->pat[1], p, to));
+    dl_layer *d = &a->dl;
+    verdict(a, AUDIT_freeze, freeze_deadlock(&d->fz, p, to));
+    verdict(a, AUDIT_patterns, patterns_dead(&d->pat, p, to) || patterns_dead(&a->pat4, p, to));
     if (a->lb_ok)
         verdict(a, AUDIT_matching, lb_solve(&a->lb, &a->sol, p->boxes) == LB_INF);
-    verdict(a, AUDIT_fixed, fixed_deadlock(&a->fx, p));
-    verdict(a, AUDIT_capsets, capsets_count(&a->cs, p));
+    verdict(a, AUDIT_fixed, fixed_deadlock(&d->fx, p));
+    verdict(a, AUDIT_capsets, capsets_count(&d->cs, p));
     reach_compute(&a->r, p, p->player);
-    int pruned = corral_prune(&a->cc, p, &a->r, a->allow);
+    int pruned = corral_prune(&d->cc, p, &a->r, a->allow);
     verdict(a, AUDIT_corral, pruned == 0);
     if (pruned > 0)
-        verdict(a, AUDIT_corral_search, subset_corrals_dead(&a->sub, &a->cc, p, &a->st));
-    verdict(a, AUDIT_local, subset_local_dead(&a->loc, p, to, LOCAL_RADIUS, &a->st));
-    verdict(a, AUDIT_stuck, stuck_learn(&a->stk, p, STUCK_ROUNDS - 1, &a->st));
+        verdict(a, AUDIT_corral_search, subset_corrals_dead(&d->sub, &d->cc, p, &a->st));
+    verdict(a, AUDIT_local, subset_local_dead(&d->loc, p, to, LOCAL_RADIUS, &a->st));
+    verdict(a, AUDIT_stuck, stuck_learn(&d->stk, p, STUCK_ROUNDS - 1, &a->st));
     if (a->bw) {
         int why = backward_cuts(a->bw, p);
         verdict(a, AUDIT_backward_reach, why == 1);
@@ -134,20 +122,14 @@ int audit_solution(const board *b, const movelist *mv, audit_report *r)
     a.rep = r;
     pos_init(&a.pos, b);
     reach_init(&a.r, b->nsq);
-    freeze_init(&a.fz, b);
-    patterns_init(&a.pat[0], b, 0);
-    patterns_init(&a.pat[1], b, 1);
+    const dl_config every = {.freeze = 1, .patterns = 3, .fixed = 1, .capsets = 1, .corrals = 1,
+                             .deadlock_search = AUDIT_CORRAL_LIMIT, .local = 1, .stuck = 1};
+    dl_init(&a.dl, b, &every, &(dl_sizes){LOCAL_LIMIT, LOCAL_MAX_BOXES});
+    patterns_init(&a.pat4, b, 1);
     mem_init(&a.mem, 1ULL << 30);
     lb_sol_init(&a.sol, b->nboxes);
     a.lb_ok = lb_init(&a.lb, b, 1, &a.mem) == 0;
-    fixed_init(&a.fx, b);
-    capsets_build(&a.cs, b);
-    corral_init(&a.cc, b);
     a.allow = xcalloc((size_t)b->nboxes, 1);
-    subset_init(&a.sub, b, AUDIT_CORRAL_LIMIT, AUDIT_SUBSET_MAX_BOXES);
-    subset_init(&a.loc, b, LOCAL_LIMIT, LOCAL_MAX_BOXES);
-    a.loc.xy = 1;
-    stuck_init(&a.stk, b);
     backward_config bc = {.reach = 1, .matching = 1, .check = 0};
     a.bw = backward_begin(b, &bc, &a.lim, &a.mem, &a.bw_out);
     /* The plan as the feature-space search builds it (--plan 2, the
@@ -194,19 +176,12 @@ int audit_solution(const board *b, const movelist *mv, audit_report *r)
     plan_free(&a.pl);
     packing_free(&a.pk);
     backward_end(a.bw);
-    stuck_free(&a.stk);
-    subset_free(&a.loc);
-    subset_free(&a.sub);
     free(a.allow);
-    corral_free(&a.cc);
-    fixed_free(&a.fx);
-    capsets_free(&a.cs);
     if (a.lb_ok)
         lb_free(&a.lb);
     lb_sol_free(&a.sol);
-    patterns_free(&a.pat[1]);
-    patterns_free(&a.pat[0]);
-    freeze_free(&a.fz);
+    patterns_free(&a.pat4);
+    dl_free(&a.dl);
     reach_free(&a.r);
     pos_free(&a.pos);
     return rc;

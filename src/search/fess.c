@@ -9,13 +9,7 @@
 #include "../heuristic/hotspot.h"
 #include "../core/position.h"
 #include "../core/reach.h"
-#include "../deadlock/capsets.h"
-#include "../deadlock/corral.h"
-#include "../deadlock/fixed.h"
-#include "../deadlock/freeze.h"
-#include "../deadlock/patterns.h"
-#include "../deadlock/stuck.h"
-#include "../deadlock/subset.h"
+#include "../deadlock/layer.h"
 #include "../heuristic/features.h"
 #include "../heuristic/lowerbound.h"
 #include "../util/u32map.h"
@@ -48,8 +42,6 @@ static int stuck_round(uint32_t c)
     return -1;
 }
 
-/* Corral deadlock searches keep at most this many boxes. */
-#define SUBSET_MAX_BOXES 64
 /* Expansions between limit checks. */
 #define CHECK_EVERY 16
 
@@ -91,17 +83,10 @@ struct fess {
     reach rchk; /* --check: a child's region computed afresh */
     boxpath bp;
     box_move *mv; /* [4 nsq] moves of one box */
-    freeze_ctx fz;
-    patterns pat;        /* small-pattern table (cfg->patterns; pat.b set) */
-    fixed_ctx fx;
-    capsets cs;     /* cfg->capsets (cs.nsets 0: none) */
-    corral_ctx cc;
-    subset_ctx sub; /* corral deadlock searches (sub.b set when on) */
-    subset_ctx loc; /* local deadlock searches, xy variant (loc.b set when on) */
+    dl_layer dl;    /* the deadlock layer (cfg->dl) */
     uint8_t *allow; /* [nboxes] PI-corral: allowed first pushes per box */
-    stuck_table *stk; /* learned deadlock patterns (NULL: off): own_stk, or
+    stuck_table *stk; /* learned deadlock patterns (NULL: off): dl.stk, or
                          a table the portfolio shares (fess_share_patterns) */
-    stuck_table own_stk;
     uint16_t *below; /* [below_cap] expansions in each node's subtree, saturating at
                         BELOW_MAX; BELOW_DEAD: proven dead (memory budget) */
     uint32_t below_cap;
@@ -330,11 +315,11 @@ static int local_dead(fess *f, sq_t to)
      * levels, small where expansions are cheap. */
     uint64_t per = (f->st->generated + LOCAL_PRIOR_MOVES * LOCAL_PRIOR_WEIGHT) /
                    (f->st->expanded + LOCAL_PRIOR_WEIGHT);
-    f->loc.limit = (int)MIN(MAX(LOCAL_PER_MOVE * per, (uint64_t)LOCAL_MIN_LIMIT), LOCAL_LIMIT);
-    if (!subset_local_dead(&f->loc, &f->pos, to, LOCAL_RADIUS, f->st))
+    f->dl.loc.limit = (int)MIN(MAX(LOCAL_PER_MOVE * per, (uint64_t)LOCAL_MIN_LIMIT), LOCAL_LIMIT);
+    if (!subset_local_dead(&f->dl.loc, &f->pos, to, LOCAL_RADIUS, f->st))
         return 0;
     if (f->stk)
-        stuck_add(f->stk, &f->loc, f->loc.kept, f->loc.nkept, f->pos.player, f->st);
+        stuck_add(f->stk, &f->dl.loc, f->dl.loc.kept, f->dl.loc.nkept, f->pos.player, f->st);
     return 1;
 }
 
@@ -406,19 +391,19 @@ static int dead_on_expansion(fess *f, uint32_t n, int *pruned)
         f->st->cut_stuck++;
         return 1;
     }
-    if (f->loc.b && nd->parent != NODE_NONE && local_dead(f, nd->to))
+    if (f->dl.loc.b && nd->parent != NODE_NONE && local_dead(f, nd->to))
         return 1;
     if (f->lb_ok && lb_solve(&f->lb, &f->sol, p->boxes) == LB_INF) {
         f->st->cut_bipartite++;
         return 1;
     }
-    if (f->cfg->fixed && fixed_deadlock(&f->fx, p)) {
+    if (f->cfg->dl.fixed && fixed_deadlock(&f->dl.fx, p)) {
         f->st->cut_fixed++;
         return 1;
     }
-    if (!f->cfg->corrals)
+    if (!f->cfg->dl.corrals)
         return 0;
-    *pruned = corral_prune(&f->cc, p, &f->r, f->allow);
+    *pruned = corral_prune(&f->dl.cc, p, &f->r, f->allow);
     if (*pruned == 0) {
         f->st->corral_deadlocks++;
         return 1;
@@ -426,10 +411,10 @@ static int dead_on_expansion(fess *f, uint32_t n, int *pruned)
     if (*pruned < 0)
         return 0;
     f->st->corrals++;
-    if (f->cfg->deadlock_search <= 0 || !subset_corrals_dead(&f->sub, &f->cc, p, f->st))
+    if (f->cfg->dl.deadlock_search <= 0 || !subset_corrals_dead(&f->dl.sub, &f->dl.cc, p, f->st))
         return 0;
     if (f->stk)
-        stuck_add(f->stk, &f->sub, f->sub.kept, f->sub.nkept, p->player, f->st);
+        stuck_add(f->stk, &f->dl.sub, f->dl.sub.kept, f->dl.sub.nkept, p->player, f->st);
     return 1;
 }
 
@@ -537,8 +522,8 @@ static int generate(fess *f, uint32_t n, int pruned)
     position *p = &f->pos;
     uint32_t g = node_g(nodes_at(&f->ns, n));
     f->nkids = 0;
-    if (f->cs.nsets)
-        capsets_count(&f->cs, p);
+    if (f->dl.cs.nsets)
+        capsets_count(&f->dl.cs, p);
     for (int i = 0; i < b->nboxes; i++) {
         sq_t from = p->boxes[i];
         if (!reach_box(&f->r, from))
@@ -556,18 +541,7 @@ static int generate(fess *f, uint32_t n, int pruned)
             sq_t pl = b->nb[m->to][DIR_OPP(m->dir)];
             undo_rec u;
             pos_relocate(p, from, m->to, pl, &u);
-            if (f->cfg->freeze && freeze_deadlock(&f->fz, p, m->to)) {
-                f->st->cut_freeze++;
-                pos_undo(p, &u);
-                continue;
-            }
-            if (f->pat.b && patterns_dead(&f->pat, p, m->to)) {
-                f->st->cut_patterns++;
-                pos_undo(p, &u);
-                continue;
-            }
-            if (f->cs.nsets && capsets_push_dead(&f->cs, from, m->to)) {
-                f->st->cut_capsets++;
+            if (dl_push_dead(&f->dl, p, from, m->to, f->st)) {
                 pos_undo(p, &u);
                 continue;
             }
@@ -798,25 +772,10 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     reach_init(&f->rchk, b->nsq);
     boxpath_init(&f->bp, b->nsq);
     f->mv = xmalloc(sizeof(box_move) * (size_t)b->nsq * 4);
-    freeze_init(&f->fz, b);
-    if (cfg->patterns)
-        patterns_init(&f->pat, b, cfg->patterns == 4);
-    fixed_init(&f->fx, b);
-    if (cfg->capsets)
-        capsets_build(&f->cs, b); /* out of memory: no sets, no pruning */
-    corral_init(&f->cc, b);
+    dl_init(&f->dl, b, &cfg->dl, &(dl_sizes){LOCAL_LIMIT, LOCAL_MAX_BOXES});
     f->allow = xcalloc((size_t)b->nboxes, 1);
-    if (cfg->corrals && cfg->deadlock_search > 0) {
-        subset_init(&f->sub, b, cfg->deadlock_search, SUBSET_MAX_BOXES);
-    }
-    if (cfg->local) {
-        subset_init(&f->loc, b, LOCAL_LIMIT, LOCAL_MAX_BOXES);
-        f->loc.xy = 1;
-    }
-    if (cfg->stuck) {
-        stuck_init(&f->own_stk, b);
-        f->stk = &f->own_stk;
-    }
+    if (cfg->dl.stuck)
+        f->stk = &f->dl.stk;
     lb_sol_init(&f->sol, b->nboxes);
     f->pk.n = 0;
     f->pk.order = NULL;
@@ -968,7 +927,6 @@ void fess_end(fess *f)
     mem_free(f->mem, f->rank_of, sizeof(uint32_t) * f->rank_cap);
     mem_free(f->mem, f->below, sizeof(uint16_t) * f->below_cap);
     free(f->due);
-    stuck_free(&f->own_stk);
     if (f->lb_ok)
         lb_free(&f->lb);
     lb_sol_free(&f->sol);
@@ -978,17 +936,8 @@ void fess_end(fess *f)
     hotspot_free(&f->hs);
     packing_free(&f->pk);
     plan_free(&f->pl);
-    if (f->sub.b)
-        subset_free(&f->sub);
-    if (f->loc.b)
-        subset_free(&f->loc);
     free(f->allow);
-    corral_free(&f->cc);
-    freeze_free(&f->fz);
-    if (f->pat.b)
-        patterns_free(&f->pat);
-    fixed_free(&f->fx);
-    capsets_free(&f->cs);
+    dl_free(&f->dl);
     free(f->mv);
     boxpath_free(&f->bp);
     reach_free(&f->r);

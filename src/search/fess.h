@@ -32,20 +32,14 @@
 #define KEEPER_FESS_H
 
 #include "search.h"
+#include "../deadlock/layer.h"
 
 typedef struct fess_config {
-    int freeze;          /* freeze deadlocks */
-    int patterns;        /* small-pattern table: 0 off, 3 3x3, 4 4x3/3x4 windows */
-    int corrals;         /* PI-corral pruning */
-    int deadlock_search; /* positions per corral deadlock search (0 = off) */
+    dl_config dl;        /* the deadlock layer */
     int matching;        /* bipartite (matching) deadlock test */
-    int fixed;           /* matching deadlock with fixed boxes as walls */
-    int capsets;         /* capacity-counted sets of the reversible regions */
     int goal_needs_meet; /* the board's goal is not the level's (search/opening.h):
                             only a meeting with the watched backward search ends
                             the search solved */
-    int local;           /* local deadlock search around the moved box */
-    int stuck;           /* learned deadlock patterns (deadlock/stuck.h) */
     int packing;         /* packed boxes follow the packing order (else boxes on goals) */
     int advisors;        /* 0 = every move weighs the same */
     int rooms;           /* the rooms feature (links between rooms cut by boxes) */
@@ -92,7 +86,7 @@ int fess_plan_complete(const fess *f);
 struct backward;
 void fess_watch(fess *f, const struct backward *w);
 /* Makes f learn into and match against t (deadlock/stuck.h) instead of a
- * table of its own, when f keeps patterns at all (cfg->stuck). t must be
+ * table of its own, when f keeps patterns at all (cfg->dl.stuck). t must be
  * set up on f's board, outlive f, and be touched by one thread at a time. */
 struct stuck_table;
 void fess_share_patterns(fess *f, struct stuck_table *t);

@@ -299,7 +299,7 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
     /* Patterns hold whatever the search: the FESS members, which always run
      * on this thread, learn into one table (A* may run on the lent thread
      * and keeps its own). */
-    if (cfg->fess.stuck) {
+    if (cfg->fess.dl.stuck) {
         stuck_init(&p.patterns, b);
         fess_share_patterns(m[0].search, &p.patterns);
     }

@@ -444,9 +444,10 @@ static void run_fess_all(const board *b, const void *cfg, search_limits *lim, me
 
 TEST(fess_agrees_with_bfs_from_sampled_positions)
 {
-    fess_config cfg = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .matching = 1,
-                       .fixed = 1, .local = 1, .stuck = 1, .packing = 1, .advisors = 1,
-                       .rooms = 1, .hotspots = 1, .plan = 2};
+    fess_config cfg = {.dl = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .fixed = 1,
+                              .local = 1, .stuck = 1},
+                       .matching = 1, .packing = 1, .advisors = 1, .rooms = 1, .hotspots = 1,
+                       .plan = 2};
     sampled_agreement(run_fess_all, &cfg, "fess");
 }
 
@@ -458,8 +459,8 @@ static void run_meet(const board *b, const void *cfg, search_limits *lim, membud
                      search_outcome *out)
 {
     (void)cfg;
-    fess_config fc = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .matching = 1,
-                      .fixed = 1, .packing = 1, .advisors = 1, .rooms = 1, .hotspots = 1,
+    fess_config fc = {.dl = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .fixed = 1},
+                      .matching = 1, .packing = 1, .advisors = 1, .rooms = 1, .hotspots = 1,
                       .plan = 2};
     backward_config bc = backward_all_on();
     search_outcome of, ob;

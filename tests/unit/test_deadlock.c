@@ -865,3 +865,56 @@ TEST(stuck_patterns_hand_made)
     board_free(&b);
     collection_free(&c);
 }
+
+#include "../../src/deadlock/layer.h"
+
+/* The deadlock layer sets up what its configuration asks for, and its push
+ * test cuts a frozen pair with freeze on, not with it off. */
+TEST(deadlock_layer_setup_and_push_test)
+{
+    /* two boxes side by side under the top wall, off the goals: frozen */
+    collection c;
+    board b;
+    REQUIRE(test_board_of("#######\n# $$  #\n#     #\n#  @..#\n#######\n", &c, &b) == 0);
+    position p;
+    pos_init(&p, &b);
+    sq_t to = test_sq(&b, 1, 3);
+    REQUIRE(p.box_at[to] != NO_BOX);
+    const dl_sizes sz = {LOCAL_LIMIT, LOCAL_MAX_BOXES};
+
+    dl_config on = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .local = 1, .stuck = 1};
+    dl_layer d;
+    dl_init(&d, &b, &on, &sz);
+    CHECK(d.pat.b == NULL);
+    CHECK(d.sub.b != NULL);
+    CHECK(d.loc.b != NULL && d.loc.xy);
+    CHECK(d.stk.b != NULL);
+    CHECK_INT(d.cs.nsets, 0);
+    stats st;
+    memset(&st, 0, sizeof st);
+    CHECK_INT(dl_push_dead(&d, &p, test_sq(&b, 2, 3), to, &st), DL_FREEZE);
+    CHECK_INT((int)st.cut_freeze, 1);
+    dl_free(&d);
+
+    dl_config off = {.freeze = 0, .corrals = 1, .deadlock_search = 0};
+    dl_init(&d, &b, &off, &sz);
+    CHECK(d.sub.b == NULL && d.loc.b == NULL && d.stk.b == NULL);
+    CHECK_INT(dl_push_dead(&d, &p, test_sq(&b, 2, 3), to, &st), DL_ALIVE);
+    CHECK_INT((int)st.cut_freeze, 1);
+    dl_free(&d);
+    pos_free(&p);
+    board_free(&b);
+    collection_free(&c);
+
+    /* the same boxes apart and off the wall: each can still be pushed down
+     * onto a goal's row */
+    REQUIRE(test_board_of("#######\n#     #\n# $ $ #\n#  @..#\n#######\n", &c, &b) == 0);
+    pos_init(&p, &b);
+    dl_init(&d, &b, &on, &sz);
+    CHECK_INT(dl_push_dead(&d, &p, test_sq(&b, 2, 3), test_sq(&b, 2, 4), &st), DL_ALIVE);
+    CHECK_INT((int)st.cut_freeze, 1);
+    dl_free(&d);
+    pos_free(&p);
+    board_free(&b);
+    collection_free(&c);
+}

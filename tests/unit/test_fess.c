@@ -285,9 +285,10 @@ TEST(features_packed_counts_the_filled_prefix)
 
 static fess_config fess_all_on(void)
 {
-    fess_config c = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .matching = 1,
-                     .fixed = 1, .local = 1, .stuck = 1, .packing = 1, .advisors = 1,
-                     .rooms = 1, .hotspots = 1, .plan = 2, .check = 0};
+    fess_config c = {.dl = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .fixed = 1,
+                            .local = 1, .stuck = 1},
+                     .matching = 1, .packing = 1, .advisors = 1, .rooms = 1, .hotspots = 1,
+                     .plan = 2, .check = 0};
     return c;
 }
 
@@ -321,6 +322,6 @@ TEST(fess_solves_what_bfs_solves_boxoban)
 TEST(fess_without_pruning_solves_what_bfs_solves)
 {
     /* every switch off: macro moves and the cells alone */
-    fess_config cfg = {.deadlock_search = 0, .advisors = 0};
+    fess_config cfg = {.dl = {.deadlock_search = 0}, .advisors = 0};
     crosscheck_file("boxoban/medium/valid/000.txt", 30, run_fess, &cfg, 0, 90);
 }

@@ -112,9 +112,10 @@ static void run_opening(const board *b, const void *cfg, search_limits *lim, mem
                         search_outcome *out)
 {
     const opening_case *oc = cfg;
-    fess_config fc = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .matching = 1,
-                      .fixed = 1, .packing = 1, .advisors = 1, .rooms = 1, .hotspots = 1,
-                      .plan = 2, .capsets = 1};
+    fess_config fc = {.dl = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .fixed = 1,
+                             .capsets = 1},
+                      .matching = 1, .packing = 1, .advisors = 1, .rooms = 1, .hotspots = 1,
+                      .plan = 2};
     backward_config bc = {.reach = 1, .matching = 1, .cells = oc->cells};
     opening_solve(b, &fc, &bc, oc->back_nodes, oc->halves, lim, mem, out);
     if (out->solved && out->st.meetings)

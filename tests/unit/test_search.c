@@ -18,9 +18,9 @@
 
 static astar_config all_on(int optimal)
 {
-    astar_config c = {.optimal = optimal, .weight = 3, .dead_squares = 1, .freeze = 1,
-                      .matching = 1, .local = 1, .stuck = 1, .dfs_ext = 1, .corrals = 1,
-                      .tunnels = 1, .check = 0};
+    astar_config c = {.optimal = optimal, .weight = 3, .dead_squares = 1,
+                      .dl = {.freeze = 1, .local = 1, .stuck = 1, .corrals = 1},
+                      .matching = 1, .dfs_ext = 1, .tunnels = 1, .check = 0};
     return c;
 }
 
@@ -73,7 +73,7 @@ TEST(astar_local_search_without_corrals)
     collection c;
     REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
     astar_config cfg = all_on(1);
-    cfg.corrals = 0;
+    cfg.dl.corrals = 0;
     const level *lv = &c.levels[c.nlevels - 1];
     long bp, ap;
     CHECK(crosscheck_level(lv, run_astar, &cfg, 1, 1, 3000000, &bp, &ap));
