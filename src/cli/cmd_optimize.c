@@ -233,17 +233,110 @@ static void optimize_usage(FILE *f)
             "invalid solution is reported as an error), 2 bad input.\n");
 }
 
-int cmd_optimize(int argc, char **argv)
-{
-    const char *file = NULL, *solfile = NULL, *output = NULL;
-    level_sel sel = {.given = 0};
-    out_format fmt = FMT_SOK;
-    int fmt_given = 0, quiet = 0, verbose = 0, progress = -1;
+/* The command line of keeper optimize. */
+typedef struct oargs {
+    const char *file, *solfile, *output;
+    level_sel sel;
+    out_format fmt;
+    int fmt_given, quiet, verbose, progress; /* progress: -1 = on a terminal */
     options lo; /* --time, --memory, --threads */
-    options_init(&lo);
-    lo.time = OPTIMIZE_DEFAULT_SECONDS;
     opt_config cfg;
-    opt_config_default(&cfg);
+} oargs;
+
+/* --method LIST into cfg->methods. Returns 0, or EXIT_BAD_INPUT (said). */
+static int parse_methods(opt_config *cfg, const char *v)
+{
+    if (!v)
+        return cli_usage_error("optimize", "--method needs a value");
+    cfg->methods = 0;
+    char *list = xstrdup(v), *save = NULL;
+    for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int m = 0;
+        while (m < OPT_NMETHODS && strcmp(t, opt_method_name[m]))
+            m++;
+        if (m == OPT_NMETHODS) {
+            /* the message names every method, from the table */
+            char known[160] = "";
+            for (int j = 0; j < OPT_NMETHODS; j++)
+                snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
+                         j == 0 ? "" : j == OPT_NMETHODS - 1 ? " or " : ", ",
+                         opt_method_name[j]);
+            cli_usage_error("optimize", "--method: '%s' is not %s", t, known);
+            free(list);
+            return EXIT_BAD_INPUT;
+        }
+        cfg->methods |= 1u << m;
+    }
+    free(list);
+    if (!cfg->methods)
+        return cli_usage_error("optimize", "--method: no method in '%s'", v);
+    return 0;
+}
+
+/* One option that takes a value (`name`, its value v). Returns 0 when
+ * taken, -1 when `name` is not one of them, else EXIT_BAD_INPUT (said). */
+static int parse_valued(oargs *o, const char *name, const char *v)
+{
+    if (!strcmp(name, "--metric")) {
+        if (v && !strcmp(v, "moves"))
+            o->cfg.metric = OPT_MOVES;
+        else if (v && !strcmp(v, "pushes"))
+            o->cfg.metric = OPT_PUSHES;
+        else
+            return cli_usage_error("optimize", "--metric: '%s' is not moves or pushes",
+                                   v ? v : "");
+    } else if (!strcmp(name, "--time") || !strcmp(name, "--memory") ||
+               !strcmp(name, "--threads")) {
+        /* keeper solve's table entries: the same ranges and messages */
+        if (!v)
+            return cli_usage_error("optimize", "%s needs a value", name);
+        char *arg = xasprintf("%s=%s", name, v), err[200] = "";
+        int r = options_parse(&o->lo, arg, NULL, err, sizeof err);
+        free(arg);
+        if (r != 1)
+            return cli_usage_error("optimize", "%s", err);
+    } else if (!strcmp(name, "--vicinity")) {
+        int n1, n2;
+        char tail;
+        if (!v || sscanf(v, "%d/%d%c", &n1, &n2, &tail) != 2 || n1 < 1 || n1 > 999 || n2 < 0 ||
+            n2 > 999)
+            return cli_usage_error("optimize", "--vicinity: '%s' is not N1/N2 (1-999 and 0-999)",
+                                   v ? v : "");
+        o->cfg.near1 = n1;
+        o->cfg.near2 = n2;
+    } else if (!strcmp(name, "--method")) {
+        return parse_methods(&o->cfg, v);
+    } else if (!strcmp(name, "--output") || !strcmp(name, "-o")) {
+        if (!v)
+            return cli_usage_error("optimize", "%s needs a file name", name);
+        o->output = v;
+    } else if (!strcmp(name, "--format")) {
+        if (v && !strcmp(v, "sok"))
+            o->fmt = FMT_SOK;
+        else if (v && !strcmp(v, "lurd"))
+            o->fmt = FMT_LURD;
+        else if (v && !strcmp(v, "jsonl"))
+            o->fmt = FMT_JSONL;
+        else
+            return cli_usage_error("optimize", "--format: '%s' is not sok, lurd or jsonl",
+                                   v ? v : "");
+        o->fmt_given = 1;
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+/* The command line into o. Returns 0 to go on, -1 after --help, else
+ * EXIT_BAD_INPUT (said). */
+static int parse_args(int argc, char **argv, oargs *o)
+{
+    memset(o, 0, sizeof *o);
+    o->fmt = FMT_SOK;
+    o->progress = -1;
+    options_init(&o->lo);
+    o->lo.time = OPTIMIZE_DEFAULT_SECONDS;
+    opt_config_default(&o->cfg);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *eq = strchr(a, '=');
@@ -256,9 +349,9 @@ int cmd_optimize(int argc, char **argv)
         int takes = !(eq && a[0] == '-'); /* the value is the next argument */
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             optimize_usage(stdout);
-            return 0;
+            return -1;
         }
-        int used = cli_parse_level_sel(&sel, a, i + 1 < argc ? argv[i + 1] : NULL, "optimize");
+        int used = cli_parse_level_sel(&o->sel, a, i + 1 < argc ? argv[i + 1] : NULL, "optimize");
         if (used < 0)
             return EXIT_BAD_INPUT;
         if (used > 0) {
@@ -266,92 +359,27 @@ int cmd_optimize(int argc, char **argv)
             continue;
         }
         if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-            quiet = 1;
+            o->quiet = 1;
             continue;
         }
         if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
-            verbose = 1;
+            o->verbose = 1;
             continue;
         }
         if (!strcmp(a, "--progress") || !strcmp(a, "--no-progress")) {
-            progress = a[2] != 'n';
+            o->progress = a[2] != 'n';
             continue;
         }
-        if (!strcmp(name, "--metric")) {
-            if (v && !strcmp(v, "moves"))
-                cfg.metric = OPT_MOVES;
-            else if (v && !strcmp(v, "pushes"))
-                cfg.metric = OPT_PUSHES;
-            else
-                return cli_usage_error("optimize", "--metric: '%s' is not moves or pushes",
-                                       v ? v : "");
-        } else if (!strcmp(name, "--time") || !strcmp(name, "--memory") ||
-                   !strcmp(name, "--threads")) {
-            /* keeper solve's table entries: the same ranges and messages */
-            if (!v)
-                return cli_usage_error("optimize", "%s needs a value", name);
-            char *arg = xasprintf("%s=%s", name, v), err[200] = "";
-            int r = options_parse(&lo, arg, NULL, err, sizeof err);
-            free(arg);
-            if (r != 1)
-                return cli_usage_error("optimize", "%s", err);
-        } else if (!strcmp(name, "--vicinity")) {
-            int n1, n2;
-            char tail;
-            if (!v || sscanf(v, "%d/%d%c", &n1, &n2, &tail) != 2 || n1 < 1 || n1 > 999 ||
-                n2 < 0 || n2 > 999)
-                return cli_usage_error("optimize",
-                                       "--vicinity: '%s' is not N1/N2 (1-999 and 0-999)",
-                                       v ? v : "");
-            cfg.near1 = n1;
-            cfg.near2 = n2;
-        } else if (!strcmp(name, "--method")) {
-            if (!v)
-                return cli_usage_error("optimize", "--method needs a value");
-            cfg.methods = 0;
-            char *list = xstrdup(v), *save = NULL;
-            for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-                int m = 0;
-                while (m < OPT_NMETHODS && strcmp(t, opt_method_name[m]))
-                    m++;
-                if (m == OPT_NMETHODS) {
-                    /* the message names every method, from the table */
-                    char known[160] = "";
-                    for (int j = 0; j < OPT_NMETHODS; j++)
-                        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
-                                 j == 0 ? "" : j == OPT_NMETHODS - 1 ? " or " : ", ",
-                                 opt_method_name[j]);
-                    cli_usage_error("optimize", "--method: '%s' is not %s", t, known);
-                    free(list);
-                    return EXIT_BAD_INPUT;
-                }
-                cfg.methods |= 1u << m;
-            }
-            free(list);
-            if (!cfg.methods)
-                return cli_usage_error("optimize", "--method: no method in '%s'", v);
-        } else if (!strcmp(name, "--output") || !strcmp(name, "-o")) {
-            if (!v)
-                return cli_usage_error("optimize", "%s needs a file name", name);
-            output = v;
-        } else if (!strcmp(name, "--format")) {
-            if (v && !strcmp(v, "sok"))
-                fmt = FMT_SOK;
-            else if (v && !strcmp(v, "lurd"))
-                fmt = FMT_LURD;
-            else if (v && !strcmp(v, "jsonl"))
-                fmt = FMT_JSONL;
-            else
-                return cli_usage_error("optimize", "--format: '%s' is not sok, lurd or jsonl",
-                                       v ? v : "");
-            fmt_given = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_usage_error("optimize", "unknown option '%s'", a);
-        } else {
-            if (!file)
-                file = a;
-            else if (!solfile)
-                solfile = a;
+        int r = parse_valued(o, name, v);
+        if (r > 0)
+            return r;
+        if (r < 0) {
+            if (a[0] == '-' && a[1] != '\0')
+                return cli_usage_error("optimize", "unknown option '%s'", a);
+            if (!o->file)
+                o->file = a;
+            else if (!o->solfile)
+                o->solfile = a;
             else
                 return cli_usage_error("optimize", "too many files ('%s')", a);
             continue;
@@ -362,62 +390,48 @@ int cmd_optimize(int argc, char **argv)
             i++;
         }
     }
-    if (!file)
+    if (!o->file)
         return cli_usage_error("optimize", "no input file");
-    if (solfile && !strcmp(file, "-") && !strcmp(solfile, "-"))
+    if (o->solfile && !strcmp(o->file, "-") && !strcmp(o->solfile, "-"))
         return cli_usage_error("optimize", "FILE and SOLUTIONS cannot both be standard input");
-    if (output && !strcmp(output, "-"))
-        output = NULL;
-    if (output && !fmt_given) {
-        size_t n = strlen(output);
-        if (n >= 6 && !strcmp(output + n - 6, ".jsonl"))
-            fmt = FMT_JSONL;
-        else if (n >= 5 && !strcmp(output + n - 5, ".lurd"))
-            fmt = FMT_LURD;
+    if (o->output && !strcmp(o->output, "-"))
+        o->output = NULL;
+    if (o->output && !o->fmt_given) {
+        size_t n = strlen(o->output);
+        if (n >= 6 && !strcmp(o->output + n - 6, ".jsonl"))
+            o->fmt = FMT_JSONL;
+        else if (n >= 5 && !strcmp(o->output + n - 5, ".lurd"))
+            o->fmt = FMT_LURD;
     }
-    collection c;
-    if (collection_load(&c, file) != 0) {
-        fprintf(stderr, "%s\n", c.error);
-        collection_free(&c);
-        return EXIT_BAD_INPUT;
-    }
-    if (cli_check_level_sel(&sel, &c, "optimize") != 0) {
-        collection_free(&c);
-        return EXIT_BAD_INPUT;
-    }
-    int rc = 0;
-    vlist items = {0};
-    if (solfile)
-        rc = sol_read(&items, &c, &sel, solfile);
-    else
-        for (int k = 0; k < c.nlevels; k++)
-            sol_add_sections(&items, &c.levels[k], &c.levels[k], c.name);
-    if (rc && items.n == 0) {
-        sol_list_free(&items);
-        collection_free(&c);
-        return rc;
-    }
+    return 0;
+}
 
-    /* The best valid solution of each selected level. */
-    ojob *jobs = xcalloc((size_t)c.nlevels, sizeof(ojob));
-    int njobs = 0, ninvalid = 0, nbadlevel = 0;
-    int *job_of = xmalloc(sizeof(int) * ((size_t)c.nlevels + 1));
-    for (int k = 0; k < c.nlevels; k++) {
-        job_of[c.levels[k].index] = -1;
-        if (!cli_selected(&sel, c.levels[k].index))
+/* The jobs: one per selected level of c, with the best valid solution of
+ * `items` in the metric order as its input. *nbadlevel counts the levels
+ * that do not parse, *ninvalid the solutions that do not replay. */
+static ojob *make_jobs(const collection *c, const level_sel *sel, vlist *items, int metric,
+                       int *njobs, int *ninvalid, int *nbadlevel)
+{
+    ojob *jobs = xcalloc((size_t)c->nlevels, sizeof(ojob));
+    int n = 0;
+    *nbadlevel = 0;
+    int *job_of = xmalloc(sizeof(int) * ((size_t)c->nlevels + 1));
+    for (int k = 0; k < c->nlevels; k++) {
+        job_of[c->levels[k].index] = -1;
+        if (!cli_selected(sel, c->levels[k].index))
             continue;
-        if (c.levels[k].error) {
-            fprintf(stderr, "%s\n", c.levels[k].error);
-            nbadlevel++;
+        if (c->levels[k].error) {
+            fprintf(stderr, "%s\n", c->levels[k].error);
+            (*nbadlevel)++;
         }
-        job_of[c.levels[k].index] = njobs;
-        jobs[njobs++].lv = &c.levels[k];
+        job_of[c->levels[k].index] = n;
+        jobs[n++].lv = &c->levels[k];
     }
-    char **input = xcalloc((size_t)c.nlevels, sizeof(char *));
-    sol_metrics *best = xcalloc((size_t)c.nlevels, sizeof(sol_metrics));
-    ninvalid = sol_best(&items, &c, &sel, cfg.metric, input, best);
-    for (int k = 0; k < c.nlevels; k++) {
-        int jn = job_of[c.levels[k].index];
+    char **input = xcalloc((size_t)c->nlevels, sizeof(char *));
+    sol_metrics *best = xcalloc((size_t)c->nlevels, sizeof(sol_metrics));
+    *ninvalid = sol_best(items, c, sel, metric, input, best);
+    for (int k = 0; k < c->nlevels; k++) {
+        int jn = job_of[c->levels[k].index];
         if (jn >= 0)
             jobs[jn].input = input[k];
         else
@@ -426,56 +440,163 @@ int cmd_optimize(int argc, char **argv)
     free(input);
     free(best);
     free(job_of);
+    *njobs = n;
+    return jobs;
+}
+
+/* The totals of the result table. */
+typedef struct otally {
+    int opt, same, none, skip;
+    long bm, bp, am, ap; /* moves and pushes before and after */
+} otally;
+
+/* Job j has ended (done), or will not start: its status, its row of the
+ * result table (unless quiet) and its solution in the output. */
+static void report_job(octx *ctx, const oargs *o, ojob *j, int done, FILE *out, otally *t)
+{
+    if (!done)
+        j->status = j->input ? OJ_NOT_STARTED : OJ_NO_SOLUTION;
+    else if (!j->input)
+        j->status = OJ_NO_SOLUTION;
+    if (j->status == OJ_OPTIMIZED)
+        t->opt++;
+    else if (j->status == OJ_UNCHANGED)
+        t->same++;
+    else if (j->status == OJ_NO_SOLUTION)
+        t->none++;
+    else
+        t->skip++;
+    if (j->lurd) {
+        t->bm += j->rep.before.moves;
+        t->bp += j->rep.before.pushes;
+        t->am += j->rep.after.moves;
+        t->ap += j->rep.after.pushes;
+    }
+    if (!o->quiet) {
+        pthread_mutex_lock(&ctx->pmu);
+        if (ctx->progress)
+            fputs("\r\033[K", stderr);
+        fprintf(stderr, "%6d  %-9s  ", j->lv->index, oj_text[j->status]);
+        if (j->lurd) {
+            char bb[32], ab[32];
+            snprintf(bb, sizeof bb, "%ld/%ld", j->rep.before.moves, j->rep.before.pushes);
+            snprintf(ab, sizeof ab, "%ld/%ld", j->rep.after.moves, j->rep.after.pushes);
+            fprintf(stderr, "%7.2fs  %15s  %15s  %s\n", j->seconds, bb, ab,
+                    j->rep.stop == STOP_NONE ? "" : stop_reason_text(j->rep.stop));
+        } else {
+            fprintf(stderr, "%8s  %15s  %15s  %s\n", "-", "-", "-",
+                    j->status == OJ_NO_SOLUTION ? "no valid solution" : "not started");
+        }
+        pthread_mutex_unlock(&ctx->pmu);
+    }
+    if (o->fmt == FMT_JSONL)
+        write_json(out, j);
+    else if (o->fmt == FMT_LURD)
+        fprintf(out, "%s\n", j->lurd ? j->lurd : (j->input ? j->input : ""));
+    else
+        write_sok(out, j, o->cfg.metric);
+    fflush(out);
+}
+
+/* The header of the result table, and the collection's notes first in a
+ * SOK output. */
+static void print_header(const oargs *o, const collection *c, int njobs, int threads, FILE *out)
+{
+    if (!o->quiet) {
+        fprintf(stderr, "keeper %s: optimize %s: %d level%s, %s first, ", KEEPER_VERSION, c->name,
+                njobs, njobs == 1 ? "" : "s", o->cfg.metric == OPT_MOVES ? "moves" : "pushes");
+        if (o->lo.time > 0)
+            fprintf(stderr, "%g s per level, ", o->lo.time);
+        fprintf(stderr, "vicinity %d/%d, %d thread%s\n", o->cfg.near1, o->cfg.near2, threads,
+                threads == 1 ? "" : "s");
+        fprintf(stderr, "%6s  %-9s  %8s  %15s  %15s  %s\n", "level", "result", "time", "before",
+                "after", "note");
+    }
+    if (o->fmt == FMT_SOK && c->nnotes) {
+        for (int i = 0; i < c->nnotes; i++)
+            fprintf(out, "%s\n", c->notes[i].text);
+        fputc('\n', out);
+    }
+}
+
+/* The last line of the result table; t0: when the levels started. */
+static void print_totals(const otally *t, int64_t t0)
+{
+    char skip[48] = "";
+    if (t->skip)
+        snprintf(skip, sizeof skip, ", not started %d", t->skip);
+    fprintf(stderr,
+            "%6s  optimized %d, unchanged %d, without a solution %d%s, %.2f s; "
+            "%ld/%ld -> %ld/%ld moves/pushes%s\n",
+            "total", t->opt, t->same, t->none, skip, timer_seconds_since(t0), t->bm, t->bp,
+            t->am, t->ap, atomic_load(&interrupted) ? " (interrupted)" : "");
+}
+
+int cmd_optimize(int argc, char **argv)
+{
+    oargs o;
+    int prc = parse_args(argc, argv, &o);
+    if (prc)
+        return prc < 0 ? 0 : prc;
+    collection c;
+    if (collection_load(&c, o.file) != 0) {
+        fprintf(stderr, "%s\n", c.error);
+        collection_free(&c);
+        return EXIT_BAD_INPUT;
+    }
+    if (cli_check_level_sel(&o.sel, &c, "optimize") != 0) {
+        collection_free(&c);
+        return EXIT_BAD_INPUT;
+    }
+    int rc = 0;
+    vlist items = {0};
+    if (o.solfile)
+        rc = sol_read(&items, &c, &o.sel, o.solfile);
+    else
+        for (int k = 0; k < c.nlevels; k++)
+            sol_add_sections(&items, &c.levels[k], &c.levels[k], c.name);
+    if (rc && items.n == 0) {
+        sol_list_free(&items);
+        collection_free(&c);
+        return rc;
+    }
+    /* The best valid solution of each selected level. */
+    int njobs, ninvalid, nbadlevel;
+    ojob *jobs = make_jobs(&c, &o.sel, &items, o.cfg.metric, &njobs, &ninvalid, &nbadlevel);
 
     FILE *out = stdout;
-    if (output) {
-        out = fopen(output, "w");
+    if (o.output) {
+        out = fopen(o.output, "w");
         if (!out) {
-            fprintf(stderr, "%s: error: cannot write: %s\n", output, strerror(errno));
+            fprintf(stderr, "%s: error: cannot write: %s\n", o.output, strerror(errno));
             sol_list_free(&items);
             collection_free(&c);
             free(jobs);
             return EXIT_BAD_INPUT;
         }
     }
-    int threads = (int)MIN(lo.threads, (long long)MAX(njobs, 1));
-    const double seconds = lo.time;
+    int threads = (int)MIN(o.lo.threads, (long long)MAX(njobs, 1));
     octx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.jobs = jobs;
     ctx.njobs = njobs;
-    ctx.seconds = seconds;
-    ctx.cfg = cfg;
-    ctx.mem_per_thread = driver_memory_share(&lo, threads);
-    ctx.progress = !quiet && (progress == 1 || (progress < 0 && cli_stderr_tty()));
-    ctx.verbose = verbose && !quiet;
+    ctx.seconds = o.lo.time;
+    ctx.cfg = o.cfg;
+    ctx.mem_per_thread = driver_memory_share(&o.lo, threads);
+    ctx.progress = !o.quiet && (o.progress == 1 || (o.progress < 0 && cli_stderr_tty()));
+    ctx.verbose = o.verbose && !o.quiet;
     pthread_mutex_init(&ctx.mu, NULL);
     pthread_mutex_init(&ctx.pmu, NULL);
     pthread_cond_init(&ctx.cv, NULL);
     atomic_store(&interrupted, 0);
     cli_signals old_sa;
     cli_catch_stop_signals(on_stop_signal, &old_sa);
-    if (!quiet) {
-        fprintf(stderr, "keeper %s: optimize %s: %d level%s, %s first, ", KEEPER_VERSION, c.name,
-                njobs, njobs == 1 ? "" : "s", cfg.metric == OPT_MOVES ? "moves" : "pushes");
-        if (seconds > 0)
-            fprintf(stderr, "%g s per level, ", seconds);
-        fprintf(stderr, "vicinity %d/%d, %d thread%s\n", cfg.near1, cfg.near2, threads,
-                threads == 1 ? "" : "s");
-        fprintf(stderr, "%6s  %-9s  %8s  %15s  %15s  %s\n", "level", "result", "time",
-                "before", "after", "note");
-    }
-    if (fmt == FMT_SOK && c.nnotes) {
-        for (int i = 0; i < c.nnotes; i++)
-            fprintf(out, "%s\n", c.notes[i].text);
-        fputc('\n', out);
-    }
+    print_header(&o, &c, njobs, threads, out);
     pthread_t *tids = xcalloc((size_t)threads, sizeof(pthread_t));
     for (int t = 0; t < threads; t++)
         pthread_create(&tids[t], NULL, oworker, &ctx);
     int64_t t0 = timer_now_ns();
-    int nopt = 0, nsame = 0, nnone = 0, nskip = 0;
-    long bm = 0, bp = 0, am = 0, ap = 0;
+    otally t = {0};
     for (int k = 0; k < njobs; k++) {
         ojob *j = &jobs[k];
         pthread_mutex_lock(&ctx.mu);
@@ -483,67 +604,18 @@ int cmd_optimize(int argc, char **argv)
             pthread_cond_wait(&ctx.cv, &ctx.mu);
         int done = j->done;
         pthread_mutex_unlock(&ctx.mu);
-        if (!done)
-            j->status = j->input ? OJ_NOT_STARTED : OJ_NO_SOLUTION;
-        else if (!j->input)
-            j->status = OJ_NO_SOLUTION;
-        if (j->status == OJ_OPTIMIZED)
-            nopt++;
-        else if (j->status == OJ_UNCHANGED)
-            nsame++;
-        else if (j->status == OJ_NO_SOLUTION)
-            nnone++;
-        else
-            nskip++;
-        if (j->lurd) {
-            bm += j->rep.before.moves;
-            bp += j->rep.before.pushes;
-            am += j->rep.after.moves;
-            ap += j->rep.after.pushes;
-        }
-        if (!quiet) {
-            pthread_mutex_lock(&ctx.pmu);
-            if (ctx.progress)
-                fputs("\r\033[K", stderr);
-            fprintf(stderr, "%6d  %-9s  ", j->lv->index, oj_text[j->status]);
-            if (j->lurd) {
-                char bb[32], ab[32];
-                snprintf(bb, sizeof bb, "%ld/%ld", j->rep.before.moves, j->rep.before.pushes);
-                snprintf(ab, sizeof ab, "%ld/%ld", j->rep.after.moves, j->rep.after.pushes);
-                fprintf(stderr, "%7.2fs  %15s  %15s  %s\n", j->seconds, bb, ab,
-                        j->rep.stop == STOP_NONE ? "" : stop_reason_text(j->rep.stop));
-            } else {
-                fprintf(stderr, "%8s  %15s  %15s  %s\n", "-", "-", "-",
-                        j->status == OJ_NO_SOLUTION ? "no valid solution" : "not started");
-            }
-            pthread_mutex_unlock(&ctx.pmu);
-        }
-        if (fmt == FMT_JSONL)
-            write_json(out, j);
-        else if (fmt == FMT_LURD)
-            fprintf(out, "%s\n", j->lurd ? j->lurd : (j->input ? j->input : ""));
-        else
-            write_sok(out, j, cfg.metric);
-        fflush(out);
+        report_job(&ctx, &o, j, done, out, &t);
     }
-    for (int t = 0; t < threads; t++)
-        pthread_join(tids[t], NULL);
-    if (!quiet) {
-        char skip[48] = "";
-        if (nskip)
-            snprintf(skip, sizeof skip, ", not started %d", nskip);
-        fprintf(stderr,
-                "%6s  optimized %d, unchanged %d, without a solution %d%s, %.2f s; "
-                "%ld/%ld -> %ld/%ld moves/pushes%s\n",
-                "total", nopt, nsame, nnone, skip, timer_seconds_since(t0), bm, bp, am, ap,
-                atomic_load(&interrupted) ? " (interrupted)" : "");
-    }
+    for (int k = 0; k < threads; k++)
+        pthread_join(tids[k], NULL);
+    if (!o.quiet)
+        print_totals(&t, t0);
     cli_restore_stop_signals(&old_sa);
     int bad_out = fflush(out) != 0 || ferror(out);
-    if (output && fclose(out) != 0)
+    if (o.output && fclose(out) != 0)
         bad_out = 1;
     if (bad_out)
-        fprintf(stderr, "%s: error: write failed\n", output ? output : "(standard output)");
+        fprintf(stderr, "%s: error: write failed\n", o.output ? o.output : "(standard output)");
     for (int k = 0; k < njobs; k++) {
         free(jobs[k].input);
         free(jobs[k].lurd);
@@ -557,5 +629,5 @@ int cmd_optimize(int argc, char **argv)
     collection_free(&c);
     if (rc || nbadlevel || bad_out)
         return EXIT_BAD_INPUT;
-    return ninvalid || nnone || nskip ? EXIT_SOME_FAILED : EXIT_ALL_OK;
+    return ninvalid || t.none || t.skip ? EXIT_SOME_FAILED : EXIT_ALL_OK;
 }

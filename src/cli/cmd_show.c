@@ -333,6 +333,94 @@ static int write_html(const collection *c, const level_sel *sel, const char *sol
     return nbad ? EXIT_BAD_INPUT : ninvalid ? EXIT_SOME_FAILED : 0;
 }
 
+/* An invalid level: its error, and its board as far as it was read,
+ * indented like the boards of valid levels. */
+static void show_invalid(const level *lv)
+{
+    printf("  invalid: %s\n", lv->error);
+    fprintf(stderr, "%s\n", lv->error);
+    if (!lv->grid)
+        return;
+    strbuf s;
+    sb_init(&s);
+    level_write_board(&s, lv);
+    for (const char *p = s.s ? s.s : ""; *p;) {
+        const char *e = strchr(p, '\n');
+        int len = e ? (int)(e - p) : (int)strlen(p);
+        printf("  %.*s\n", len, p);
+        p += len + (e != NULL);
+    }
+    sb_free(&s);
+}
+
+/* The packing order of b, goals numbered in the order they are filled. */
+static void show_packing_order(const board *b, const level *lv)
+{
+    packing pk;
+    packing_compute(&pk, b, 0);
+    if (pk.n) {
+        printf("  packing order (goals numbered 1-9, a-z, A-Z in the order they are filled):\n");
+        char *over = xcalloc((size_t)b->nsq, 1);
+        for (int j = 0; j < b->nboxes; j++)
+            over[b->goals[j]] = '?'; /* a goal the order leaves out */
+        for (int i = 0; i < pk.n; i++)
+            over[pk.order[i]] = step_char(i);
+        print_drawn(b, lv, over);
+        free(over);
+    } else {
+        printf("  packing order: none found\n");
+    }
+    packing_free(&pk);
+}
+
+/* What keeper show prints of level lv of c. Returns 1 when it is invalid. */
+static int show_level(const collection *c, const level *lv, int show_packing, int show_rooms,
+                      int show_deadlocks)
+{
+    printf("\nlevel %d \"%s\" (%s:%d)\n", lv->index, lv->title, c->name, lv->line);
+    if (lv->error) {
+        show_invalid(lv);
+        return 1;
+    }
+    board b;
+    board_build(&b, lv);
+    distance_analyze(&b);
+    long lb = 0;
+    int on_goal = 0;
+    for (int i = 0; i < b.nboxes; i++) {
+        uint16_t d = b.near_dist[b.start_boxes[i]];
+        lb = d == DIST_INF || lb < 0 ? -1 : lb + d;
+        on_goal += b.is_goal[b.start_boxes[i]];
+    }
+    printf("  size %dx%d, %d box%s (%d on goals), %d inner squares, %d dead square%s\n",
+           lv->width, lv->height, b.nboxes, b.nboxes == 1 ? "" : "es", on_goal, b.nsq, b.ndead,
+           b.ndead == 1 ? "" : "s");
+    for (int i = 0; i < lv->nnotes; i++)
+        printf("  note: %s\n", lv->notes[i].text);
+    for (int s = 0; s < lv->nsections; s++)
+        printf("  section %d%s%s%s (line %d): %zu move characters\n", s + 1,
+               lv->sections[s].title ? " \"" : "",
+               lv->sections[s].title ? lv->sections[s].title : "",
+               lv->sections[s].title ? "\"" : "", lv->sections[s].line,
+               strlen(lv->sections[s].moves ? lv->sections[s].moves : ""));
+    if (lb < 0)
+        printf("  lower bound: a box starts on a dead square (unsolvable)\n");
+    else
+        printf("  lower bound (nearest goal): %ld pushes\n", lb);
+    show_zones(&b);
+    printf("  board, dead squares marked x:\n");
+    print_marked(&b, lv, b.dead, 'x');
+    show_packing_order(&b, lv);
+    if (show_packing)
+        print_plan(&b, lv);
+    if (show_rooms)
+        print_rooms(&b, lv);
+    if (show_deadlocks)
+        print_capsets(&b, lv);
+    board_free(&b);
+    return 0;
+}
+
 int cmd_show(int argc, char **argv)
 {
     const char *file = NULL, *solfile = NULL, *html = NULL;
@@ -406,81 +494,9 @@ int cmd_show(int argc, char **argv)
     /* File notes as written (a "; comment" keeps its ';'). */
     for (int i = 0; i < c.nnotes && !sel.given; i++)
         printf("%s\n", c.notes[i].text);
-    for (int k = 0; k < c.nlevels; k++) {
-        const level *lv = &c.levels[k];
-        if (!cli_selected(&sel, lv->index))
-            continue;
-        printf("\nlevel %d \"%s\" (%s:%d)\n", lv->index, lv->title, c.name, lv->line);
-        if (lv->error) {
-            printf("  invalid: %s\n", lv->error);
-            fprintf(stderr, "%s\n", lv->error);
-            bad = 1;
-            if (lv->grid) {
-                strbuf s;
-                sb_init(&s);
-                level_write_board(&s, lv);
-                /* Indented like the boards of valid levels. */
-                for (const char *p = s.s ? s.s : ""; *p;) {
-                    const char *e = strchr(p, '\n');
-                    int len = e ? (int)(e - p) : (int)strlen(p);
-                    printf("  %.*s\n", len, p);
-                    p += len + (e != NULL);
-                }
-                sb_free(&s);
-            }
-            continue;
-        }
-        board b;
-        board_build(&b, lv);
-        distance_analyze(&b);
-        long lb = 0;
-        int on_goal = 0;
-        for (int i = 0; i < b.nboxes; i++) {
-            uint16_t d = b.near_dist[b.start_boxes[i]];
-            lb = d == DIST_INF || lb < 0 ? -1 : lb + d;
-            on_goal += b.is_goal[b.start_boxes[i]];
-        }
-        printf("  size %dx%d, %d box%s (%d on goals), %d inner squares, %d dead square%s\n",
-               lv->width, lv->height, b.nboxes, b.nboxes == 1 ? "" : "es", on_goal, b.nsq,
-               b.ndead, b.ndead == 1 ? "" : "s");
-        for (int i = 0; i < lv->nnotes; i++)
-            printf("  note: %s\n", lv->notes[i].text);
-        for (int s = 0; s < lv->nsections; s++)
-            printf("  section %d%s%s%s (line %d): %zu move characters\n", s + 1,
-                   lv->sections[s].title ? " \"" : "",
-                   lv->sections[s].title ? lv->sections[s].title : "",
-                   lv->sections[s].title ? "\"" : "", lv->sections[s].line,
-                   strlen(lv->sections[s].moves ? lv->sections[s].moves : ""));
-        if (lb < 0)
-            printf("  lower bound: a box starts on a dead square (unsolvable)\n");
-        else
-            printf("  lower bound (nearest goal): %ld pushes\n", lb);
-        show_zones(&b);
-        printf("  board, dead squares marked x:\n");
-        print_marked(&b, lv, b.dead, 'x');
-        packing pk;
-        packing_compute(&pk, &b, 0);
-        if (pk.n) {
-            printf("  packing order (goals numbered 1-9, a-z, A-Z in the order they are filled):\n");
-            char *over = xcalloc((size_t)b.nsq, 1);
-            for (int j = 0; j < b.nboxes; j++)
-                over[b.goals[j]] = '?'; /* a goal the order leaves out */
-            for (int i = 0; i < pk.n; i++)
-                over[pk.order[i]] = step_char(i);
-            print_drawn(&b, lv, over);
-            free(over);
-        } else {
-            printf("  packing order: none found\n");
-        }
-        packing_free(&pk);
-        if (show_packing)
-            print_plan(&b, lv);
-        if (show_rooms)
-            print_rooms(&b, lv);
-        if (show_deadlocks)
-            print_capsets(&b, lv);
-        board_free(&b);
-    }
+    for (int k = 0; k < c.nlevels; k++)
+        if (cli_selected(&sel, c.levels[k].index))
+            bad |= show_level(&c, &c.levels[k], show_packing, show_rooms, show_deadlocks);
     collection_free(&c);
     return bad ? EXIT_BAD_INPUT : 0;
 }
