@@ -13,9 +13,8 @@ int crosscheck_level(const level *lv, solve_fn solve, const void *cfg, int optim
                      uint64_t max_nodes, long *bfs_pushes, long *pushes)
 {
     board b;
-    if (board_build(&b, lv) != 0)
+    if (test_level_board(lv, &b) != 0)
         return 0;
-    distance_analyze(&b);
     search_limits lim = {0};
     lim.start_ns = timer_now_ns();
     lim.max_nodes = max_nodes;
@@ -86,15 +85,34 @@ void crosscheck_file(const char *name, int count, solve_fn solve, const void *cf
     collection_free(&c);
 }
 
+int test_level_board(const level *lv, board *b)
+{
+    if (board_build(b, lv) != 0)
+        return -1;
+    distance_analyze(b);
+    return 0;
+}
+
+int test_level_setup(const level *lv, board *b, position *p)
+{
+    if (test_level_board(lv, b) != 0)
+        return -1;
+    pos_init(p, b);
+    return 0;
+}
+
+void test_level_free(board *b, position *p)
+{
+    pos_free(p);
+    board_free(b);
+}
+
 int test_board_of(const char *text, collection *c, board *b)
 {
     collection_parse(c, "test.xsb", text, strlen(text));
     if (c->nlevels != 1 || c->levels[0].error)
         return -1;
-    if (board_build(b, &c->levels[0]) != 0)
-        return -1;
-    distance_analyze(b);
-    return 0;
+    return test_level_board(&c->levels[0], b);
 }
 
 uint64_t test_rng_next(uint64_t *s)

@@ -31,6 +31,15 @@ int crosscheck_level(const level *lv, solve_fn solve, const void *cfg, int optim
 void crosscheck_file(const char *name, int count, solve_fn solve, const void *cfg, int optimal,
                      int min_decided);
 
+/* The tests' fixture: level lv's board b built and analysed
+ * (distance_analyze). Returns 0, or -1 when lv builds no board (nothing to
+ * free then). */
+int test_level_board(const level *lv, board *b);
+/* The same and the start position p on it. Returns 0, or -1 (nothing to
+ * free). test_level_free frees both. */
+int test_level_setup(const level *lv, board *b, position *p);
+void test_level_free(board *b, position *p);
+
 /* Parses a one-level XSB text into c and builds and analyses its board b
  * (distance_analyze). Returns 0, or -1 when the text is no valid level
  * (then only c needs freeing). */

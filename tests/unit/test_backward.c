@@ -158,11 +158,9 @@ static int set_solved(position *p)
 static int check_level_pulls(const level *lv, int steps, uint64_t seed)
 {
     board b;
-    if (board_build(&b, lv) != 0)
-        return 0;
-    distance_analyze(&b);
     position p;
-    pos_init(&p, &b);
+    if (test_level_setup(lv, &b, &p) != 0)
+        return 0;
     boxpath bp;
     boxpath_init(&bp, b.nsq);
     reach r;
@@ -201,8 +199,7 @@ static int check_level_pulls(const level *lv, int steps, uint64_t seed)
     free(ok);
     reach_free(&r);
     boxpath_free(&bp);
-    pos_free(&p);
-    board_free(&b);
+    test_level_free(&b, &p);
     return checked;
 }
 
@@ -246,9 +243,8 @@ static backward_config backward_all_on(void)
 static int check_level_cuts(const level *lv, int walks, int steps, uint64_t seed)
 {
     board b;
-    if (board_build(&b, lv) != 0)
+    if (test_level_board(lv, &b) != 0)
         return 0;
-    distance_analyze(&b);
     backward_config cfg = backward_all_on();
     search_limits lim = {0};
     membudget mem;

@@ -68,11 +68,9 @@ static int random_push(position *p, reach *r, sq_t *to)
 static void sample_level(const level *lv, int samples, tally *t, unsigned seed)
 {
     board b;
-    if (board_build(&b, lv) != 0)
-        return;
-    distance_analyze(&b);
     position p;
-    pos_init(&p, &b);
+    if (test_level_setup(lv, &b, &p) != 0)
+        return;
     reach r, r2;
     reach_init(&r, b.nsq);
     reach_init(&r2, b.nsq);
@@ -240,8 +238,7 @@ static void sample_level(const level *lv, int samples, tally *t, unsigned seed)
     freeze_free(&fz);
     reach_free(&r);
     reach_free(&r2);
-    pos_free(&p);
-    board_free(&b);
+    test_level_free(&b, &p);
 }
 
 static void run_file(const char *name, int levels, int samples)
@@ -386,11 +383,9 @@ static int near_solved(position *p, reach *r, int *pushes)
 static void sample_fixed(const level *lv, int samples, verdict_tally *t, unsigned seed)
 {
     board b;
-    if (board_build(&b, lv) != 0)
-        return;
-    distance_analyze(&b);
     position p;
-    pos_init(&p, &b);
+    if (test_level_setup(lv, &b, &p) != 0)
+        return;
     reach r;
     reach_init(&r, b.nsq);
     fixed_ctx fx;
@@ -421,8 +416,7 @@ static void sample_fixed(const level *lv, int samples, verdict_tally *t, unsigne
     }
     fixed_free(&fx);
     reach_free(&r);
-    pos_free(&p);
-    board_free(&b);
+    test_level_free(&b, &p);
 }
 
 /* A sampler: positions of one level checked by one detector, tallied. */
@@ -669,9 +663,8 @@ static void lone_reach(const board *b, sq_t s, uint8_t *out, uint8_t *seen, uint
 static void check_capsets_level(const level *lv, int *sets, int *levels)
 {
     board b;
-    if (board_build(&b, lv) != 0)
+    if (test_level_board(lv, &b) != 0)
         return;
-    distance_analyze(&b);
     capsets cs;
     REQUIRE(capsets_build(&cs, &b) == 0);
     int n = b.nsq;
@@ -734,9 +727,8 @@ TEST(capsets_closed_microban)
 static void sample_capsets(const level *lv, int samples, verdict_tally *t, unsigned seed)
 {
     board b;
-    if (board_build(&b, lv) != 0)
+    if (test_level_board(lv, &b) != 0)
         return;
-    distance_analyze(&b);
     capsets cs;
     if (capsets_build(&cs, &b) != 0 || cs.nsets == 0) {
         capsets_free(&cs);

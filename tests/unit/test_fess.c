@@ -144,11 +144,9 @@ static int check_moves(position *p, boxpath *bp, const char *what)
 static int check_level_moves(const level *lv, int steps, uint64_t seed)
 {
     board b;
-    if (board_build(&b, lv) != 0)
-        return 0;
-    distance_analyze(&b);
     position p;
-    pos_init(&p, &b);
+    if (test_level_setup(lv, &b, &p) != 0)
+        return 0;
     boxpath bp;
     boxpath_init(&bp, b.nsq);
     reach r;
@@ -164,8 +162,7 @@ static int check_level_moves(const level *lv, int steps, uint64_t seed)
     }
     reach_free(&r);
     boxpath_free(&bp);
-    pos_free(&p);
-    board_free(&b);
+    test_level_free(&b, &p);
     return checked;
 }
 

@@ -41,11 +41,9 @@ static int solvable(const board *b, const position *p)
 static void sample_patterns(const level *lv, int walks, int len, pat_tally *t, uint64_t seed)
 {
     board b;
-    if (board_build(&b, lv) != 0)
-        return;
-    distance_analyze(&b);
     position p;
-    pos_init(&p, &b);
+    if (test_level_setup(lv, &b, &p) != 0)
+        return;
     reach r;
     reach_init(&r, b.nsq);
     freeze_ctx fz;
@@ -113,8 +111,7 @@ static void sample_patterns(const level *lv, int walks, int len, pat_tally *t, u
     patterns_free(&pt[1]);
     freeze_free(&fz);
     reach_free(&r);
-    pos_free(&p);
-    board_free(&b);
+    test_level_free(&b, &p);
 }
 
 static void run_patterns(const char *name, int levels, int walks, int len, long min_checked)
