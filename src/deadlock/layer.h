@@ -1,6 +1,6 @@
 /* layer.h: the deadlock layer: the detectors a search prunes with, set up
- * and freed together from one configuration (A*, FESS; the soundness audit
- * sets up its own, every detector on).
+ * and freed together from one configuration (A*, FESS, and the soundness
+ * audit with every detector on).
  *
  *  - dl_config: which detectors run; the searches' configurations embed it
  *    (astar_config.dl, fess_config.dl), and the driver fills it once from

@@ -726,7 +726,8 @@ static int expand(fess *f, uint32_t ci, fentry e)
     f->st->expanded++;
     /* the key holds the order of the position's rank (order_rank) */
     uint32_t own = order_rank(f, key_rank(e.key));
-    uint32_t best = order_rank(f, MIN(order_rank(f, own), order_rank(f, f->cells[ci].rank)));
+    uint32_t best = order_rank(f, own) <= order_rank(f, f->cells[ci].rank) ? own
+                                                                          : f->cells[ci].rank;
     uint32_t home = cell_get(f, best);
     if (home == UINT32_MAX) {
         f->stop = STOP_MEMORY;
