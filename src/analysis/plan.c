@@ -2,6 +2,7 @@
 #include "plan.h"
 #include "packing.h"
 #include "../util/heap.h"
+#include "../util/mem.h"
 #include "../util/timer.h"
 #include "../util/u32map.h"
 #include "../util/util.h"
@@ -39,10 +40,14 @@ typedef struct pend_move {
 
 typedef struct basesearch {
     const board *b;
+    membudget *mem; /* every array below, in the caller's budget */
+    void *scratch;  /* the fixed arrays, carved from one block (scratch_carve) */
+    size_t scratch_bytes;
     int nsq, W; /* bitset words per set */
     bnode *node;
     uint64_t *bits; /* [2 * W] per node: boxes, then remaining bases */
-    uint32_t nnodes, cap;
+    uint32_t nnodes, cap; /* cap: node[]'s; bits_cap: bits[]'s (they grow apart) */
+    uint32_t bits_cap;
     uint32_t *table; /* node index + 1, 0 = empty */
     uint32_t tmask;
     heap *heaps;     /* [nboxes + 1] waiting positions by boxes done */
@@ -415,7 +420,7 @@ static uint64_t hash_sets(const basesearch *s, const uint64_t *sets, sq_t player
 static int grow_table(basesearch *s)
 {
     uint32_t size = (s->tmask + 1) * 2;
-    uint32_t *t = calloc(size, sizeof(uint32_t));
+    uint32_t *t = mem_calloc(s->mem, sizeof(uint32_t) * size);
     if (!t)
         return -1;
     for (uint32_t i = 0; i < s->nnodes; i++) {
@@ -425,7 +430,7 @@ static int grow_table(basesearch *s)
             h = (h + 1) & (size - 1);
         t[h] = i + 1;
     }
-    free(s->table);
+    mem_free(s->mem, s->table, sizeof(uint32_t) * (s->tmask + 1));
     s->table = t;
     s->tmask = size - 1;
     return 0;
@@ -485,7 +490,7 @@ static int64_t cell_of(basesearch *s, uint32_t key)
         return ci;
     if (s->ncells == s->cell_cap) {
         uint32_t cap = s->cell_cap ? s->cell_cap * 2 : 64;
-        heap *c = realloc(s->cell, sizeof(heap) * cap);
+        heap *c = mem_realloc(s->mem, s->cell, sizeof(heap) * s->cell_cap, sizeof(heap) * cap);
         if (!c)
             return -1;
         s->cell = c;
@@ -544,14 +549,16 @@ static int add_node(basesearch *s, int32_t parent, sq_t from, sq_t to, int elim,
     }
     if (s->nnodes == s->cap) {
         uint32_t cap = s->cap * 2;
-        bnode *nn = realloc(s->node, sizeof(bnode) * cap);
-        if (!nn)
-            return -1;
-        s->node = nn;
-        uint64_t *nb = realloc(s->bits, sizeof(uint64_t) * setw * cap);
+        uint64_t *nb = mem_realloc(s->mem, s->bits, sizeof(uint64_t) * setw * s->bits_cap,
+                                   sizeof(uint64_t) * setw * cap);
         if (!nb)
             return -1;
         s->bits = nb;
+        s->bits_cap = cap;
+        bnode *nn = mem_realloc(s->mem, s->node, sizeof(bnode) * s->cap, sizeof(bnode) * cap);
+        if (!nn)
+            return -1;
+        s->node = nn;
         s->cap = cap;
     }
     uint32_t k = s->nnodes++;
@@ -604,11 +611,11 @@ static int add_node(basesearch *s, int32_t parent, sq_t from, sq_t to, int elim,
         x->cell = (uint32_t)ci;
         uint64_t key = (uint64_t)MIN(x->depth, 4095) << 48 | (uint64_t)MIN(conn, 255) << 40 |
                        (uint64_t)MIN(ongoal, 255) << 32 | k;
-        if (heap_push(&s->cell[ci], NULL, key, k) != 0)
+        if (heap_push(&s->cell[ci], s->mem, key, k) != 0)
             return -1;
     } else {
         uint64_t key = (uint64_t)MIN(conn, 255) << 44 | (uint64_t)MIN(x->depth, 4095) << 32 | k;
-        if (heap_push(&s->heaps[x->done], NULL, key, k) != 0)
+        if (heap_push(&s->heaps[x->done], s->mem, key, k) != 0)
             return -1;
     }
     s->nwaiting++;
@@ -704,7 +711,8 @@ static int expand(basesearch *s, uint32_t k)
                 continue;
             if (s->npend == s->pend_cap) {
                 uint32_t cap = s->pend_cap ? s->pend_cap * 2 : 1024;
-                pend_move *e = realloc(s->pend, sizeof(pend_move) * cap);
+                pend_move *e = mem_realloc(s->mem, s->pend, sizeof(pend_move) * s->pend_cap,
+                                           sizeof(pend_move) * cap);
                 if (!e)
                     return -1;
                 s->pend = e;
@@ -744,40 +752,25 @@ static void compute_base_reach(basesearch *s)
 
 static void basesearch_free(basesearch *s)
 {
-    free(s->node);
-    free(s->bits);
-    free(s->table);
+    membudget *m = s->mem;
+    if (s->node)
+        mem_free(m, s->node, sizeof(bnode) * s->cap);
+    if (s->bits)
+        mem_free(m, s->bits, sizeof(uint64_t) * 2 * (size_t)s->W * s->bits_cap);
+    if (s->table)
+        mem_free(m, s->table, sizeof(uint32_t) * (s->tmask + 1));
     if (s->heaps)
         for (int d = 0; d <= s->b->nboxes; d++)
-            heap_free(&s->heaps[d], NULL);
-    free(s->heaps);
+            heap_free(&s->heaps[d], m);
     for (uint32_t i = 0; i < s->ncells; i++)
-        heap_free(&s->cell[i], NULL);
-    free(s->cell);
+        heap_free(&s->cell[i], m);
+    if (s->cell)
+        mem_free(m, s->cell, sizeof(heap) * s->cell_cap);
     u32map_free(&s->cell_index);
-    free(s->occ);
-    free(s->base);
-    free(s->reach_any);
-    free(s->stamp);
-    free(s->stack);
-    free(s->dist);
-    free(s->mark);
-    free(s->side_stamp);
-    free(s->side_mask);
-    free(s->queue);
-    free(s->pdepth);
-    free(s->moves);
-    free(s->pend);
-    free(s->base_reach);
-    free(s->match_base);
-    free(s->cmatch);
-    free(s->seen);
-    free(s->bseen);
-    free(s->box_at);
-    free(s->base_at);
-    free(s->mboxes);
-    free(s->mbases);
-    free(s->tmp);
+    if (s->pend)
+        mem_free(m, s->pend, sizeof(pend_move) * s->pend_cap);
+    if (s->scratch)
+        mem_free(m, s->scratch, s->scratch_bytes);
 }
 
 /* Turns the pulls from the root to node `best` into forward steps. */
@@ -964,59 +957,84 @@ int plan_oop(const plan *pl, const position *p, int packed)
     return n;
 }
 
-int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_ns, int order)
+/* The search's fixed arrays, carved in turn from the block at `at` (zeroed);
+ * with at == NULL only measured. Returns the bytes they take. */
+static size_t scratch_carve(basesearch *s, char *at)
+{
+    const board *b = s->b;
+    size_t n4 = (size_t)b->nsq * 4, nsq = (size_t)b->nsq, nb = (size_t)b->nboxes, off = 0;
+#define CARVE(field, count)                                                          \
+    do {                                                                             \
+        if (at)                                                                      \
+            s->field = (void *)(at + off);                                           \
+        off += (sizeof *s->field * (count) + 15) & ~(size_t)15;                      \
+    } while (0)
+    CARVE(occ, nsq);
+    CARVE(base, nsq);
+    CARVE(reach_any, nsq);
+    CARVE(stamp, nsq);
+    CARVE(stack, nsq);
+    CARVE(dist, nsq);
+    CARVE(mark, n4);
+    CARVE(side_stamp, n4);
+    CARVE(side_mask, n4);
+    CARVE(queue, n4);
+    CARVE(pdepth, n4);
+    CARVE(moves, n4);
+    CARVE(base_reach, nb * nsq);
+    CARVE(match_base, nb);
+    CARVE(cmatch, nb);
+    CARVE(seen, nb);
+    CARVE(bseen, nb);
+    CARVE(box_at, nsq);
+    CARVE(base_at, nsq);
+    CARVE(mboxes, nb);
+    CARVE(mbases, nb);
+    CARVE(tmp, 2 * (size_t)s->W);
+    CARVE(heaps, nb + 1);
+#undef CARVE
+    return off;
+}
+
+int plan_compute(plan *pl, const board *b, membudget *mem, uint64_t max_nodes,
+                 int64_t deadline_ns, int order)
 {
     memset(pl, 0, sizeof *pl);
     if (b->nboxes == 0)
         return 0;
     if (!max_nodes)
         max_nodes = PLAN_DEFAULT_NODES;
+    membudget none;
+    if (!mem) {
+        mem_init(&none, 0);
+        mem = &none;
+    }
     basesearch s;
     memset(&s, 0, sizeof s);
     s.b = b;
+    s.mem = mem;
     s.nsq = b->nsq;
     s.W = (b->nsq + 63) / 64;
     s.deadline_ns = deadline_ns;
-    size_t n4 = (size_t)b->nsq * 4;
-    s.cap = 1024;
-    s.node = malloc(sizeof(bnode) * s.cap);
-    s.bits = malloc(sizeof(uint64_t) * 2 * (size_t)s.W * s.cap);
+    s.cap = s.bits_cap = 1024;
+    s.node = mem_alloc(mem, sizeof(bnode) * s.cap);
+    s.bits = mem_alloc(mem, sizeof(uint64_t) * 2 * (size_t)s.W * s.cap);
     s.tmask = 4095;
-    s.table = calloc(s.tmask + 1, sizeof(uint32_t));
-    s.occ = calloc((size_t)b->nsq, 1);
-    s.base = calloc((size_t)b->nsq, 1);
-    s.reach_any = calloc((size_t)b->nsq, 1);
-    s.stamp = calloc((size_t)b->nsq, sizeof(uint32_t));
-    s.stack = malloc(sizeof(sq_t) * (size_t)b->nsq);
-    s.dist = malloc(sizeof(int32_t) * (size_t)b->nsq);
-    s.mark = calloc(n4, sizeof(uint32_t));
-    s.side_stamp = calloc(n4, sizeof(uint32_t));
-    s.side_mask = malloc(n4);
-    s.queue = malloc(sizeof(int32_t) * n4);
-    s.pdepth = malloc(sizeof(int32_t) * n4);
-    s.moves = malloc(sizeof(pull_move) * n4);
-    s.base_reach = calloc((size_t)b->nboxes * b->nsq, 1);
-    s.match_base = malloc(sizeof(int) * (size_t)b->nboxes);
-    s.cmatch = malloc(sizeof(int) * (size_t)b->nboxes);
-    s.seen = calloc((size_t)b->nboxes, sizeof(int));
-    s.bseen = calloc((size_t)b->nboxes, sizeof(int));
-    s.box_at = malloc(sizeof(int) * (size_t)b->nsq);
-    s.base_at = malloc(sizeof(int) * (size_t)b->nsq);
-    s.mboxes = malloc(sizeof(sq_t) * (size_t)b->nboxes);
-    s.mbases = malloc(sizeof(int) * (size_t)b->nboxes);
-    s.tmp = calloc(2 * (size_t)s.W, sizeof(uint64_t));
-    s.heaps = calloc((size_t)b->nboxes + 1, sizeof(heap));
+    s.table = mem_calloc(mem, sizeof(uint32_t) * (s.tmask + 1));
+    s.scratch_bytes = scratch_carve(&s, NULL);
+    s.scratch = mem_calloc(mem, s.scratch_bytes);
     s.cells = order == PLAN_BY_CELLS;
     if (s.cells)
         u32map_init(&s.cell_index, 256);
-    if (!s.node || !s.bits || !s.table || !s.occ || !s.base || !s.reach_any || !s.stamp ||
-        !s.stack || !s.dist || !s.mark || !s.side_stamp || !s.side_mask || !s.queue ||
-        !s.pdepth || !s.moves || !s.base_reach || !s.match_base || !s.seen ||
-        !s.cmatch || !s.bseen || !s.box_at || !s.base_at || !s.mboxes ||
-        !s.mbases || !s.tmp || !s.heaps) {
+    if (!s.node || !s.bits || !s.table || !s.scratch) {
+        if (!s.node)
+            s.cap = 0;
+        if (!s.bits)
+            s.bits_cap = 0;
         basesearch_free(&s);
         return -1;
     }
+    scratch_carve(&s, s.scratch);
     compute_base_reach(&s);
     /* Roots: a box on every goal, the player in each zone the goals leave
      * free (all registered before any expansion). */
@@ -1060,14 +1078,14 @@ int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_
     return 0;
 }
 
-int plan_pick(plan *pl, const board *b, int pick, int64_t deadline_ns)
+int plan_pick(plan *pl, const board *b, membudget *mem, int pick, int64_t deadline_ns)
 {
     memset(pl, 0, sizeof *pl);
     if (pick == PLAN_PICK_DONE || pick == PLAN_PICK_CELLS)
-        return plan_compute(pl, b, 0, deadline_ns,
+        return plan_compute(pl, b, mem, 0, deadline_ns,
                             pick == PLAN_PICK_DONE ? PLAN_BY_DONE : PLAN_BY_CELLS);
     plan d, c;
-    if (plan_compute(&d, b, 0, deadline_ns, PLAN_BY_DONE) != 0)
+    if (plan_compute(&d, b, mem, 0, deadline_ns, PLAN_BY_DONE) != 0)
         return -1;
     /* The second search is held short: to PLAN_CELLS_SHORT positions where
      * the first completes its plan, to a fifth of the default where it does
@@ -1078,7 +1096,7 @@ int plan_pick(plan *pl, const board *b, int pick, int64_t deadline_ns)
      * 109 positions; one it needs 7,566 for (SokEvo 85, where the first
      * search's plan took 43,927) makes the level 200 times dearer. */
     uint64_t cap = d.complete ? PLAN_CELLS_SHORT : PLAN_DEFAULT_NODES / 5;
-    if (plan_compute(&c, b, cap, deadline_ns, PLAN_BY_CELLS) != 0) {
+    if (plan_compute(&c, b, mem, cap, deadline_ns, PLAN_BY_CELLS) != 0) {
         plan_free(&d);
         return -1;
     }
@@ -1094,12 +1112,12 @@ int plan_pick(plan *pl, const board *b, int pick, int64_t deadline_ns)
     return 0;
 }
 
-void plan_choose(plan *pl, const board *b, const packing *pk, int mode, int pick,
-                 int64_t deadline_ns)
+void plan_choose(plan *pl, const board *b, membudget *mem, const packing *pk, int mode,
+                 int pick, int64_t deadline_ns)
 {
     memset(pl, 0, sizeof *pl);
     if (mode == 2 || (mode == 1 && pk->n == 0)) {
-        if (plan_pick(pl, b, pick, deadline_ns) != 0)
+        if (plan_pick(pl, b, mem, pick, deadline_ns) != 0)
             memset(pl, 0, sizeof *pl);
         else if (!pl->complete && pk->n > 0)
             plan_free(pl);

@@ -49,6 +49,7 @@
 #include "../core/position.h"
 
 struct packing;
+struct membudget;
 
 typedef struct plan_step {
     sq_t sq;       /* a box stands here once the step is done */
@@ -76,10 +77,14 @@ enum { PLAN_BY_DONE, PLAN_BY_CELLS };
 
 /* Runs the base search on board b (after distance_analyze) in the given
  * order with at most max_nodes stored positions (0: a default of 50,000)
- * until deadline_ns (monotonic ns, 0 = none), and fills pl. Returns 0, or
- * -1 when memory runs out (pl then holds no plan). Deterministic for a
- * given node budget when the deadline does not strike. */
-int plan_compute(plan *pl, const board *b, uint64_t max_nodes, int64_t deadline_ns, int order);
+ * until deadline_ns (monotonic ns, 0 = none), and fills pl. The search's
+ * arrays are taken from mem (the caller's budget, so that --memory counts
+ * them; NULL: none) and all given back before it returns; the plan itself
+ * (a few bytes per step) is plain heap. Returns 0, or -1 when memory runs
+ * out (pl then holds no plan). Deterministic for a given node budget when
+ * the deadline does not strike and the budget does not run out. */
+int plan_compute(plan *pl, const board *b, struct membudget *mem, uint64_t max_nodes,
+                 int64_t deadline_ns, int order);
 void plan_free(plan *pl);
 
 /* Which plan plan_pick gives: the search by boxes done alone, by cells
@@ -89,15 +94,15 @@ void plan_free(plan *pl);
  * the plan passed over, in the place of the one keeping the greedy order,
  * solved the same XSokoban levels: bench/README.md.) */
 enum { PLAN_PICK_DONE, PLAN_PICK_CELLS, PLAN_PICK_SIMPLER };
-int plan_pick(plan *pl, const board *b, int pick, int64_t deadline_ns);
+int plan_pick(plan *pl, const board *b, struct membudget *mem, int pick, int64_t deadline_ns);
 
 /* The plan a search counts packed boxes by, as --plan `mode` says, given
  * the greedy packing order pk: 0 = none; 1 = where pk found no order;
  * 2 = also where the plan is complete (a partial plan never replaces an
  * order); `pick` as plan_pick. pl is left empty (n == 0, nothing to free)
  * when no plan is to be used; else plan_free it. */
-void plan_choose(plan *pl, const board *b, const struct packing *pk, int mode, int pick,
-                 int64_t deadline_ns);
+void plan_choose(plan *pl, const board *b, struct membudget *mem, const struct packing *pk,
+                 int mode, int pick, int64_t deadline_ns);
 
 /* Steps of the plan done in p: the largest m such that each step k < m is
  * done (its square holds a box) or already over (its box has moved on at

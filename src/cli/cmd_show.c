@@ -244,14 +244,14 @@ static void print_plan(const board *b, const level *lv)
 {
     plan pl, other;
     int64_t t0 = timer_now_ns();
-    if (plan_pick(&pl, b, PLAN_PICK_SIMPLER, 0) != 0) {
+    if (plan_pick(&pl, b, NULL, PLAN_PICK_SIMPLER, 0) != 0) {
         printf("  packing plan: not computed (out of memory)\n");
         return;
     }
     double secs = timer_seconds_since(t0);
     print_plan_line("packing plan", &pl, secs);
     int oo = pl.order == PLAN_BY_DONE ? PLAN_BY_CELLS : PLAN_BY_DONE;
-    if (b->nboxes > 0 && plan_compute(&other, b, 0, 0, oo) == 0) {
+    if (b->nboxes > 0 && plan_compute(&other, b, NULL, 0, 0, oo) == 0) {
         print_plan_line("  passed over", &other, -1);
         plan_free(&other);
     }

@@ -135,7 +135,7 @@ int audit_solution(const board *b, const movelist *mv, audit_report *r)
     /* The plan as the feature-space search builds it (--plan 2, the
      * simpler of both base searches' plans). */
     packing_compute(&a.pk, b, 0);
-    plan_choose(&a.pl, b, &a.pk, 2, PLAN_PICK_SIMPLER, 0);
+    plan_choose(&a.pl, b, &a.mem, &a.pk, 2, PLAN_PICK_SIMPLER, 0);
     r->plan_steps = a.pl.n;
     feat_init(&a.fc, b, &a.pk, &a.pl);
 

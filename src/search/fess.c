@@ -783,7 +783,7 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     f->pk.room = NULL;
     if (cfg->packing)
         packing_compute(&f->pk, b, lim->deadline_ns);
-    plan_choose(&f->pl, b, &f->pk, cfg->packing ? cfg->plan : 0, cfg->plan_pick,
+    plan_choose(&f->pl, b, f->mem, &f->pk, cfg->packing ? cfg->plan : 0, cfg->plan_pick,
                 lim->deadline_ns);
     feat_init(&f->fc, b, &f->pk, &f->pl);
     f->walk = xcalloc((size_t)b->nsq, sizeof(uint16_t *));

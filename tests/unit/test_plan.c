@@ -1,6 +1,8 @@
 /* test_plan.c: the packing plan of the base search (analysis/plan.h).
  *  - a hand-made board whose plan is worked out in the comment, and the
  *    packed count of positions along it;
+ *  - the base search's arrays in the caller's memory budget (all given
+ *    back; a budget below its peak fails cleanly);
  *  - every XSokoban level: the plan is well formed (each step's box comes
  *    from a base or from an earlier step that names it, complete plans end
  *    with every goal filled exactly once, the solved position does every
@@ -16,6 +18,7 @@
 #include "../../src/analysis/plan.h"
 #include "../../src/core/level.h"
 #include "../../src/core/position.h"
+#include "../../src/util/mem.h"
 #include "../../src/util/util.h"
 
 #include <stdlib.h>
@@ -49,7 +52,7 @@ TEST(plan_hand_made_corridor)
     REQUIRE(test_board_of(text, &c, &b) == 0);
     plan pl;
     for (int order = PLAN_BY_CELLS; order >= PLAN_BY_DONE; order--) {
-    REQUIRE(plan_compute(&pl, &b, 0, 0, order) == 0);
+    REQUIRE(plan_compute(&pl, &b, NULL, 0, 0, order) == 0);
     CHECK_INT(pl.order, order);
     CHECK(pl.complete);
     CHECK_INT(pl.left, 0);
@@ -93,6 +96,45 @@ TEST(plan_hand_made_corridor)
     free(scratch);
     pos_free(&p);
     plan_free(&pl);
+    board_free(&b);
+    collection_free(&c);
+}
+
+/* The base search's arrays are taken from the caller's budget: a run in
+ * an unlimited budget gives back every byte and counts a peak of at least
+ * its stored positions' bytes; the same run in a budget smaller than that
+ * peak fails cleanly (-1, no plan, nothing left taken); the plan found in
+ * a budget is the plan found with none. */
+TEST(plan_search_in_the_memory_budget)
+{
+    /* the hand-made corridor of the test above, the room made wider so
+     * that the search stores some hundreds of positions */
+    const char *text = "##############\n#..*         #\n#######      #\n#  $ $  $    #\n"
+                       "#    @     . #\n##############\n";
+    collection c;
+    board b;
+    REQUIRE(test_board_of(text, &c, &b) == 0);
+    plan free_pl, pl;
+    REQUIRE(plan_compute(&free_pl, &b, NULL, 0, 0, PLAN_BY_DONE) == 0);
+    CHECK(free_pl.nodes > 0);
+    membudget m;
+    mem_init(&m, 0);
+    REQUIRE(plan_compute(&pl, &b, &m, 0, 0, PLAN_BY_DONE) == 0);
+    CHECK(atomic_load(&m.used) == 0);
+    uint64_t peak = atomic_load(&m.peak);
+    CHECK(peak >= pl.nodes * 2 * sizeof(uint64_t));
+    CHECK_INT(pl.n, free_pl.n);
+    CHECK_INT(pl.complete, free_pl.complete);
+    CHECK(pl.nodes == free_pl.nodes);
+    for (int k = 0; k < pl.n && k < free_pl.n; k++)
+        CHECK_INT(pl.step[k].sq, free_pl.step[k].sq);
+    plan_free(&pl);
+    membudget small;
+    mem_init(&small, peak / 2);
+    CHECK_INT(plan_compute(&pl, &b, &small, 0, 0, PLAN_BY_DONE), -1);
+    CHECK_INT(pl.n, 0);
+    CHECK(atomic_load(&small.used) == 0);
+    plan_free(&free_pl);
     board_free(&b);
     collection_free(&c);
 }
@@ -161,7 +203,7 @@ TEST(plan_xsokoban_well_formed)
         plan pl;
         for (int order = PLAN_BY_CELLS; order >= PLAN_BY_DONE; order--) {
         /* (the cells' search needs 32,808 positions on level 69) */
-        REQUIRE(plan_compute(&pl, &b, order == PLAN_BY_CELLS ? 0 : 20000, 0, order) == 0);
+        REQUIRE(plan_compute(&pl, &b, NULL, order == PLAN_BY_CELLS ? 0 : 20000, 0, order) == 0);
         int code = plan_form(&b, &pl);
         if (code)
             test_fail(__FILE__, __LINE__, "XSokoban %d: plan ill-formed (code %d)", k + 1, code);
@@ -183,7 +225,7 @@ TEST(plan_xsokoban_well_formed)
         }
         /* the simpler of the two: complete wherever the first search is */
         plan sp;
-        REQUIRE(plan_pick(&sp, &b, PLAN_PICK_SIMPLER, 0) == 0);
+        REQUIRE(plan_pick(&sp, &b, NULL, PLAN_PICK_SIMPLER, 0) == 0);
         simpler_complete += sp.complete;
         /* the simpler pick names the plan it passed over (the portfolio's
          * fess-plan2 follows that one); a single search's plan does not */
