@@ -7,17 +7,39 @@
 
 #include <string.h>
 
-/* Positions stored per slice: about a quarter of a second of each search
- * on the benchmark machine (A* stores positions four to five times as fast
- * as the feature-space search, which generates every macro move). */
+/* Positions stored per slice, at the member's nominal cost (NOMINAL_NS
+ * below): FESS's turn about half a second of work, A*'s one second (their
+ * positions cost about the same on XSokoban, 11.5 and 13.3 us; A*'s
+ * 160,000 with the opening search joining early: training sets 237
+ * instead of 238, slower on the levels both solve; bench/README.md, "the
+ * opening search's share"). */
 #define SLICE_FESS 40000u
-#define SLICE_ASTAR 160000u
-/* Stored positions a corral deadlock search is worth, in time (measured:
- * A* on Microban IV 69 stores 668,000 positions and runs 356,000 searches
- * in 7.4 s, about 2.2 s of it for the positions). */
-#define SEARCH_COST 5u
+#define SLICE_ASTAR 80000u
+/* A member's work so far, in estimated nanoseconds on the benchmark
+ * machine, from its counters (deterministic: the counters, not the clock):
+ * a least-squares fit, on relative error, of the members' times on 1,000
+ * runs (Sasquatch IV-VII, Grigr 2001, XSokoban, Microban I at 5 s per
+ * level, every member; bench/README.md, "slices by work"). 80 % of the
+ * runs fall within 0.55x-1.25x of the estimate; by the stored positions
+ * alone, 0.28x-1.37x, and 4x off for A* on boards of 80 boxes and more
+ * (its local deadlock searches grow with the square of the box count). */
+static uint64_t member_work(const stats *st, uint64_t nboxes)
+{
+    return 2400 * st->nodes + (170 + 44 * nboxes) * st->generated +
+           17000 * st->subset_searches + 30 * st->setpos_steps + 950000 * st->stuck_tests +
+           1900000 * st->cells + (3000 + 36 * nboxes) * nboxes * st->local_searches;
+}
 
 enum { MEMBER_FESS, MEMBER_ASTAR, MEMBER_BACKWARD, MEMBER_OPENING };
+/* The work (member_work) a position of each member's slice stands for:
+ * the members' medians on XSokoban (the opening search's from 3 s runs
+ * alone on levels 20-29, where it runs long enough to measure; its
+ * matching, most of its backward half's time, is not among the counters,
+ * so its estimate is some 2.5 times short of its time, evenly). A member
+ * whose positions cost more gets fewer of them in its turn; never more. */
+static const uint64_t NOMINAL_NS[] = {
+    [MEMBER_FESS] = 11500, [MEMBER_ASTAR] = 13300, [MEMBER_BACKWARD] = 4300,
+    [MEMBER_OPENING] = 3000};
 /* The backward search's turn: short (its positions are cheap, and it
  * solves a level in a turn or two when it suits it at all). */
 #define SLICE_BACKWARD 160000u
@@ -28,9 +50,11 @@ enum { MEMBER_FESS, MEMBER_ASTAR, MEMBER_BACKWARD, MEMBER_OPENING };
  * are long): four of the first FESS's. */
 #define SLICE_PLAN2 (4 * SLICE_FESS)
 /* The opening search joins the round once the first FESS has stored this
- * many positions (or ended): the levels the others solve by then pay
- * nothing for it. */
-#define OPENING_JOIN 300000u
+ * many positions (or ended), about half a second in: the levels the others
+ * solve by then pay nothing for it, and on the designed collections it
+ * gets about half of a level's time (300,000, four seconds in, gave it a
+ * tenth to a sixth: bench/README.md, "the opening search's share"). */
+#define OPENING_JOIN 40000u
 
 /* One member of the portfolio: its search (NULL once ended and freed), its
  * outcome, its slice, and whether it has ended. */
@@ -41,7 +65,7 @@ typedef struct member {
     search_outcome out;
     uint64_t slice; /* the full slice */
     uint64_t cur;   /* this turn's slice: from slice / 16, doubling each turn */
-    uint64_t seen_nodes, seen_searches; /* counters when its last turn began */
+    uint64_t seen_nodes, seen_work; /* positions and work when its last turn began */
     int64_t spent_ns; /* time in its turns (reported only) */
     int done;
 } member;
@@ -411,15 +435,15 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
         if (!x->done) {
             if (x->cur == 0)
                 x->cur = MAX(x->slice / 16, 1);
-            /* A slice counts stored positions; a corral deadlock search
-             * costs about as much as storing SEARCH_COST positions, so a
-             * member that ran many in its last turn gets a slice shrunk to
-             * match (deterministic: the counters, not the clock). */
+            /* A slice counts stored positions at the member's nominal
+             * cost (its median on XSokoban); a member whose positions
+             * cost more in its last turn, by member_work, gets a slice
+             * shrunk to match. */
             uint64_t dn = x->out.st.nodes - x->seen_nodes;
-            uint64_t ds = x->out.st.subset_searches - x->seen_searches;
-            uint64_t slice = dn + ds ? x->cur * dn / (dn + SEARCH_COST * ds) : x->cur;
+            uint64_t w = member_work(&x->out.st, (uint64_t)b->nboxes), dw = w - x->seen_work;
+            uint64_t slice = dw > dn * NOMINAL_NS[x->kind] ? x->cur * dn * NOMINAL_NS[x->kind] / dw : x->cur;
             x->seen_nodes = x->out.st.nodes;
-            x->seen_searches = x->out.st.subset_searches;
+            x->seen_work = w;
             uint64_t budget = x->out.st.nodes + MAX(slice, 1);
             x->cur = MIN(x->cur * 2, x->slice);
             if (p.max_nodes)

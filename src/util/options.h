@@ -40,7 +40,7 @@
     X(opening_cells, INT, 1, 0, 1, "opening: its backward searches keep their waiting positions in cells of (free-floor regions, boxes on goals), served in turn (0 = one best-first list)") \
     X(opening_third, INT, 0, 0, 1, "opening: a third forward half beside the two, the squares half without advisors (strategy opening-plain)") \
     X(opening_squares_advisors, INT, 1, 0, 1, "opening: its squares half weighs moves by the advisors (0 = every move weighs the same)") \
-    X(opening_hf, INT, 0, 0, 1, "opening: its squares half in Festival's HF forward order (every move weighs 0; free-floor regions first, then the boxes on the target's squares; inside a cell, then the boxes' matching distance to the target)") \
+    X(opening_hf, INT, 1, 0, 1, "opening: its squares half in Festival's HF forward order (every move weighs 0; free-floor regions first, then the boxes on the target's squares; inside a cell, then the boxes' matching distance to the target)") \
     X(max_nodes, DBL, 0, 0, 1e15, "stop after storing this many positions (0 = no limit)")   \
     X(dead_squares, INT, 1, 0, 1, "prune pushes onto dead squares")                          \
     X(freeze, INT, 1, 0, 1, "prune freeze deadlocks")                                        \

@@ -121,7 +121,7 @@ else
 fi
 
 # --- a job waiting on a rank behind a long one is recalled when another
-#     rank has a free thread: Tangle (about a second) goes to rank 1 first,
+#     rank has a free thread: Tangle (seconds) goes to rank 1 first,
 #     Two Rooms to rank 0, Warm-up waits on rank 1; rank 0 finishes and
 #     takes it back (KEEPER_MPI_TRACE tells where jobs go)
 { sed -n '/^; Tangle/,/^; Knot/p' levels/demo-hard.xsb | sed '$d'; cat "$DEMO"; } > "$WORK/recall.xsb"
