@@ -76,15 +76,12 @@ static int extractable(extract_ctx *x, sq_t g)
     return 0;
 }
 
-void packing_compute(packing *pk, const board *b, int64_t deadline_ns)
+/* Whether the goals are packed together enough for their order to matter:
+ * filled goals block the way to the others. With goals mostly apart (or
+ * fewer than three), keep no order. */
+static int goals_packed(const board *b)
 {
     int n = b->nboxes;
-    pk->n = 0;
-    pk->nrooms = 0;
-    pk->order = xmalloc(sizeof(sq_t) * (size_t)n);
-    pk->room = xcalloc((size_t)n, 1);
-    /* Order matters where goals are packed together: filled goals block
-     * the way to the others. With goals mostly apart, keep no order. */
     int packed = 0;
     for (int j = 0; j < n; j++) {
         int any = 0;
@@ -94,39 +91,62 @@ void packing_compute(packing *pk, const board *b, int64_t deadline_ns)
         }
         packed += any;
     }
-    if (n < 3 || 2 * packed < n)
-        return;
-    extract_ctx x;
-    x.b = b;
-    x.occ = xcalloc((size_t)b->nsq, 1);
-    x.target = xcalloc((size_t)b->nsq, 1);
-    x.visited = xmalloc((size_t)b->nsq * 4);
-    x.region = xcalloc((size_t)b->nsq, sizeof(uint32_t));
-    x.stamp = 0;
-    x.queue = xmalloc(sizeof(int32_t) * (size_t)b->nsq * 4);
-    x.stack = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
+    return !(n < 3 || 2 * packed < n);
+}
+
+/* Sets up x for b: the targets are the start squares that are no goals,
+ * every goal occupied. Returns the number of targets. */
+static int ctx_init(extract_ctx *x, const board *b)
+{
+    x->b = b;
+    x->occ = xcalloc((size_t)b->nsq, 1);
+    x->target = xcalloc((size_t)b->nsq, 1);
+    x->visited = xmalloc((size_t)b->nsq * 4);
+    x->region = xcalloc((size_t)b->nsq, sizeof(uint32_t));
+    x->stamp = 0;
+    x->queue = xmalloc(sizeof(int32_t) * (size_t)b->nsq * 4);
+    x->stack = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
     int ntargets = 0;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < b->nboxes; i++)
         if (!b->is_goal[b->start_boxes[i]]) {
-            x.target[b->start_boxes[i]] = 1;
+            x->target[b->start_boxes[i]] = 1;
             ntargets++;
         }
-    /* key: pushes from the nearest start square to the goal, ignoring boxes */
+    for (int j = 0; j < b->nboxes; j++)
+        x->occ[b->goals[j]] = 1;
+    return ntargets;
+}
+
+static void ctx_free(extract_ctx *x)
+{
+    free(x->occ);
+    free(x->target);
+    free(x->visited);
+    free(x->region);
+    free(x->queue);
+    free(x->stack);
+}
+
+/* Fills rem with the goal indices in the order extraction tries them: by
+ * pushes from the nearest target to the goal, ignoring boxes, ties by
+ * index. */
+static void sort_goals(const extract_ctx *x, int *rem)
+{
+    const board *b = x->b;
+    int n = b->nboxes;
     uint32_t *key = xmalloc(sizeof(uint32_t) * (size_t)n);
-    int *rem = xmalloc(sizeof(int) * (size_t)n);
     for (int j = 0; j < n; j++) {
         uint32_t best = UINT32_MAX;
         for (int i = 0; i < n; i++) {
             sq_t s = b->start_boxes[i];
             uint16_t d = b->goal_dist[(size_t)j * (size_t)b->nsq + s];
-            if (x.target[s] && d < best)
+            if (x->target[s] && d < best)
                 best = d;
         }
         key[j] = best;
         rem[j] = j;
-        x.occ[b->goals[j]] = 1;
     }
-    /* sort goals by key (insertion sort: n is small), ties by square */
+    /* insertion sort: n is small */
     for (int i = 1; i < n; i++) {
         int v = rem[i], k = i;
         while (k > 0 && (key[rem[k - 1]] > key[v] ||
@@ -136,73 +156,96 @@ void packing_compute(packing *pk, const board *b, int64_t deadline_ns)
         }
         rem[k] = v;
     }
-    int nrem = n, ok = ntargets > 0;
-    sq_t *rev = xmalloc(sizeof(sq_t) * (size_t)n);
-    int nrev = 0;
-    while (ok && nrem > 0) {
-        if (deadline_ns && timer_now_ns() > deadline_ns) {
-            ok = 0;
-            break;
-        }
+    free(key);
+}
+
+/* Extracts the goal boxes one by one, each time the first goal of rem
+ * (emptied as it goes) whose box can be pulled out, into rev. Returns
+ * how many, or -1 when some box cannot be or the deadline passes. */
+static int extract_all(extract_ctx *x, int *rem, sq_t *rev, int64_t deadline_ns)
+{
+    const board *b = x->b;
+    int nrem = b->nboxes, nrev = 0;
+    while (nrem > 0) {
+        if (deadline_ns && timer_now_ns() > deadline_ns)
+            return -1;
         int pick = -1;
         for (int i = 0; i < nrem && pick < 0; i++) {
             sq_t g = b->goals[rem[i]];
-            x.occ[g] = 0;
-            if (extractable(&x, g))
+            x->occ[g] = 0;
+            if (extractable(x, g))
                 pick = i;
             else
-                x.occ[g] = 1;
+                x->occ[g] = 1;
         }
-        if (pick < 0) {
-            ok = 0;
-            break;
-        }
+        if (pick < 0)
+            return -1;
         rev[nrev++] = b->goals[rem[pick]];
         memmove(&rem[pick], &rem[pick + 1], sizeof(int) * (size_t)(nrem - pick - 1));
         nrem--;
     }
-    if (ok) {
-        for (int i = 0; i < nrev; i++)
-            pk->order[i] = rev[nrev - 1 - i];
-        pk->n = nrev;
-        /* rooms: connected groups of goal squares (at most 255 numbered) */
-        uint8_t *room_of = xcalloc((size_t)b->nsq, 1);
-        sq_t *stack = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
-        for (int i = 0; i < n; i++) {
-            sq_t g = pk->order[i];
-            if (room_of[g])
-                continue;
-            if (pk->nrooms == 255)
-                break;
-            uint8_t id = (uint8_t)++pk->nrooms;
-            int sp = 0;
-            room_of[g] = id;
-            stack[sp++] = g;
-            while (sp > 0) {
-                sq_t s = stack[--sp];
-                for (int d = 0; d < 4; d++) {
-                    sq_t t = b->nb[s][d];
-                    if (t != SQ_NONE && b->is_goal[t] && !room_of[t]) {
-                        room_of[t] = id;
-                        stack[sp++] = t;
-                    }
+    return nrev;
+}
+
+/* Numbers the rooms, connected groups of goal squares, in the packing
+ * order (at most 255; goals beyond them get room 0) into pk->room. */
+static void number_rooms(packing *pk, const board *b)
+{
+    int n = b->nboxes;
+    uint8_t *room_of = xcalloc((size_t)b->nsq, 1);
+    sq_t *stack = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
+    for (int i = 0; i < n; i++) {
+        sq_t g = pk->order[i];
+        if (room_of[g])
+            continue;
+        if (pk->nrooms == 255)
+            break;
+        uint8_t id = (uint8_t)++pk->nrooms;
+        int sp = 0;
+        room_of[g] = id;
+        stack[sp++] = g;
+        while (sp > 0) {
+            sq_t s = stack[--sp];
+            for (int d = 0; d < 4; d++) {
+                sq_t t = b->nb[s][d];
+                if (t != SQ_NONE && b->is_goal[t] && !room_of[t]) {
+                    room_of[t] = id;
+                    stack[sp++] = t;
                 }
             }
         }
-        for (int i = 0; i < n; i++)
-            pk->room[i] = room_of[pk->order[i]] ? (uint8_t)(room_of[pk->order[i]] - 1) : 0;
-        free(room_of);
-        free(stack);
+    }
+    for (int i = 0; i < n; i++)
+        pk->room[i] = room_of[pk->order[i]] ? (uint8_t)(room_of[pk->order[i]] - 1) : 0;
+    free(room_of);
+    free(stack);
+}
+
+void packing_compute(packing *pk, const board *b, int64_t deadline_ns)
+{
+    int n = b->nboxes;
+    pk->n = 0;
+    pk->nrooms = 0;
+    pk->order = xmalloc(sizeof(sq_t) * (size_t)n);
+    pk->room = xcalloc((size_t)n, 1);
+    if (!goals_packed(b))
+        return;
+    extract_ctx x;
+    int ntargets = ctx_init(&x, b);
+    int *rem = xmalloc(sizeof(int) * (size_t)n);
+    sort_goals(&x, rem);
+    sq_t *rev = xmalloc(sizeof(sq_t) * (size_t)n);
+    int nrev = ntargets > 0 ? extract_all(&x, rem, rev, deadline_ns) : -1;
+    if (nrev >= 0) {
+        /* extracted last, packed first */
+        for (int i = 0; i < nrev; i++)
+            pk->order[i] = rev[nrev - 1 - i];
+        pk->n = nrev;
+        number_rooms(pk, b);
     }
     free(rev);
-    free(key);
     free(rem);
-    free(x.occ);
-    free(x.target);
-    free(x.visited);
-    free(x.region);
-    free(x.queue);
-    free(x.stack);
+    ctx_free(&x);
 }
 
 void packing_free(packing *pk)

@@ -103,28 +103,15 @@ void rooms_work_init(rooms_work *w, const rooms *r, const board *b)
         die("out of memory allocating the rooms scratch (%d squares)", b->nsq);
 }
 
-/* Fills w->keep[X] with the rooms that room X keeps its link to when boxes
- * stand where box_at says (box_at NULL: the empty board), and
- * w->has_part[X]. Contract: r->nrooms > 0; w was allocated for r.
- *
- * Instead of one flood per free part, which could cross the same corridor
- * many times, every square is visited a bounded number of times:
- *   1. the free parts of all rooms are labelled, each part noting the other
- *      rooms it touches directly;
- *   2. each component of box-free corridor squares is flooded once; the
- *      free parts of one room that it touches are joined (union-find: a
- *      flood from one of them reaches the others through the component),
- *      and the rooms it touches are added to those parts;
- *   3. the parts joined in step 2 pool what they reach; a room keeps the
- *      rooms that all its parts reach. */
-static void compute_keep(const rooms *r, rooms_work *w, const board *b, const uint16_t *box_at)
+/* Step 1 of compute_keep: labels the free parts of all rooms (w->label of
+ * their squares, w->part_room), each part noting in w->mask the other rooms
+ * it touches directly. w->label is -1 on every square before. Returns the
+ * number of parts. */
+static inline int label_parts(const rooms *r, rooms_work *w, const board *b,
+                              const uint16_t *box_at)
 {
-    int n = b->nsq, nr = r->nrooms;
+    int n = b->nsq;
     const int16_t *room_of = r->room_of;
-    for (int s = 0; s < n; s++)
-        w->label[s] = -1;
-
-    /* 1. free parts */
     int nparts = 0;
     for (int s = 0; s < n; s++) {
         int x = room_of[s];
@@ -155,8 +142,17 @@ static void compute_keep(const rooms *r, rooms_work *w, const board *b, const ui
             }
         }
     }
+    return nparts;
+}
 
-    /* 2. corridor components */
+/* Step 2 of compute_keep: floods each component of box-free corridor
+ * squares once, joins (w->parent) the free parts of one room that it
+ * touches, and adds the rooms it touches to those parts' masks. */
+static inline void join_by_corridors(const rooms *r, rooms_work *w, const board *b,
+                                     const uint16_t *box_at)
+{
+    int n = b->nsq, nr = r->nrooms;
+    const int16_t *room_of = r->room_of;
     for (int x = 0; x < nr; x++)
         w->seen_in[x] = -1;
     int32_t comp = 0;
@@ -202,8 +198,13 @@ static void compute_keep(const rooms *r, rooms_work *w, const board *b, const ui
             }
         comp++;
     }
+}
 
-    /* 3. pool over joined parts, then intersect per room */
+/* Step 3 of compute_keep: the joined parts pool what they reach; a room
+ * keeps the rooms that all its parts reach (w->keep, w->has_part). */
+static inline void pool_parts(const rooms *r, rooms_work *w, int nparts)
+{
+    int nr = r->nrooms;
     for (int32_t part = 0; part < nparts; part++) {
         int32_t root = uf_find(w->parent, part);
         if (root != part) {
@@ -229,6 +230,29 @@ static void compute_keep(const rooms *r, rooms_work *w, const board *b, const ui
     }
     for (int x = 0; x < nr; x++)
         w->keep[x][x >> 6] &= ~(1ULL << (x & 63));
+}
+
+/* Fills w->keep[X] with the rooms that room X keeps its link to when boxes
+ * stand where box_at says (box_at NULL: the empty board), and
+ * w->has_part[X]. Contract: r->nrooms > 0; w was allocated for r.
+ *
+ * Instead of one flood per free part, which could cross the same corridor
+ * many times, every square is visited a bounded number of times:
+ *   1. the free parts of all rooms are labelled, each part noting the other
+ *      rooms it touches directly;
+ *   2. each component of box-free corridor squares is flooded once; the
+ *      free parts of one room that it touches are joined (union-find: a
+ *      flood from one of them reaches the others through the component),
+ *      and the rooms it touches are added to those parts;
+ *   3. the parts joined in step 2 pool what they reach; a room keeps the
+ *      rooms that all its parts reach. */
+static void compute_keep(const rooms *r, rooms_work *w, const board *b, const uint16_t *box_at)
+{
+    for (int s = 0; s < b->nsq; s++)
+        w->label[s] = -1;
+    int nparts = label_parts(r, w, b, box_at);
+    join_by_corridors(r, w, b, box_at);
+    pool_parts(r, w, nparts);
 }
 
 int rooms_score(const rooms *r, rooms_work *w, const position *p)

@@ -186,6 +186,65 @@ static void solve_usage(FILE *f)
     solve_usage_options(f);
 }
 
+/* The levels of c to solve, in file order: the selected ones but those
+ * --resume found solved (resumed[k], or resumed NULL); *njobs counts them. */
+static const level **select_levels(const solve_args *a, const collection *c,
+                                   const char *resumed, int *njobs)
+{
+    const level **lvs = xcalloc((size_t)c->nlevels + 1, sizeof *lvs);
+    int n = 0;
+    for (int k = 0; k < c->nlevels; k++)
+        if (cli_selected(&a->sel, c->levels[k].index) && !(resumed && resumed[k]))
+            lvs[n++] = &c->levels[k];
+    *njobs = n;
+    return lvs;
+}
+
+/* Waits for the run's levels in file order and prints each as it is done:
+ * its row of the result table on stderr, its solution on out; res[k] gets
+ * level k's result (NULL when an interrupt came before it started). Returns
+ * the errno of the first failed write to out, or 0. */
+static int print_results(run *r, run_ctx *rc, const solve_args *a, FILE *out,
+                         const solve_result **res, solve_tally *tally)
+{
+    int write_errno = 0;
+    for (int k = 0; k < rc->njobs; k++) {
+        const solve_result *rk = res[k] = run_wait(r, k);
+        if (!rk) { /* an interrupt came before it started */
+            tally->skipped++;
+            continue;
+        }
+        pthread_mutex_lock(&rc->pmu);
+        clear_line(rc);
+        solveout_row(stderr, rc->lvs[k], rk, a->quiet, a->verbose, tally);
+        fflush(stderr);
+        pthread_mutex_unlock(&rc->pmu);
+        solveout_level(out, a->fmt, rc->lvs[k], rk);
+        if (fflush(out) != 0 && !write_errno)
+            write_errno = errno;
+    }
+    return write_errno;
+}
+
+/* --html: the page of the levels that ran (res[k] not NULL). Returns
+ * solveout_html's result (not 0: it could not be written). */
+static int write_html(const solve_args *a, const char *name, const level **lvs,
+                      const solve_result **res, int njobs)
+{
+    const level **hlv = xcalloc((size_t)njobs + 1, sizeof *hlv);
+    const solve_result **hres = xcalloc((size_t)njobs + 1, sizeof *hres);
+    int n = 0;
+    for (int k = 0; k < njobs; k++)
+        if (res[k]) {
+            hlv[n] = lvs[k];
+            hres[n++] = res[k];
+        }
+    int rc = solveout_html(a->html, name, hlv, hres, n, a->quiet);
+    free(hlv);
+    free(hres);
+    return rc;
+}
+
 int cmd_solve(int argc, char **argv)
 {
     solve_args a;
@@ -220,10 +279,7 @@ int cmd_solve(int argc, char **argv)
 
     int njobs = 0;
     job *jobs = xcalloc((size_t)c.nlevels, sizeof(job));
-    const level **lvs = xcalloc((size_t)c.nlevels + 1, sizeof *lvs);
-    for (int k = 0; k < c.nlevels; k++)
-        if (cli_selected(&a.sel, c.levels[k].index) && !(resumed && resumed[k]))
-            lvs[njobs++] = &c.levels[k];
+    const level **lvs = select_levels(&a, &c, resumed, &njobs);
     free(resumed);
     const int threads = driver_threads(&o, njobs);
 
@@ -258,23 +314,8 @@ int cmd_solve(int argc, char **argv)
     int64_t t0 = timer_now_ns();
     solve_tally tally;
     memset(&tally, 0, sizeof tally);
-    int write_errno = 0;
     const solve_result **res = xcalloc((size_t)njobs + 1, sizeof *res);
-    for (int k = 0; k < njobs; k++) {
-        const solve_result *rk = res[k] = run_wait(r, k);
-        if (!rk) { /* an interrupt came before it started */
-            tally.skipped++;
-            continue;
-        }
-        pthread_mutex_lock(&rc.pmu);
-        clear_line(&rc);
-        solveout_row(stderr, lvs[k], rk, a.quiet, a.verbose, &tally);
-        fflush(stderr);
-        pthread_mutex_unlock(&rc.pmu);
-        solveout_level(out, a.fmt, lvs[k], rk);
-        if (fflush(out) != 0 && !write_errno)
-            write_errno = errno;
-    }
+    int write_errno = print_results(r, &rc, &a, out, res, &tally);
     double elapsed = timer_seconds_since(t0);
     pthread_mutex_lock(&rc.pmu);
     clear_line(&rc);
@@ -283,20 +324,8 @@ int cmd_solve(int argc, char **argv)
         solveout_total(stderr, &tally, njobs, elapsed, atomic_load(&interrupted));
     cli_restore_stop_signals(&old_sa);
     int bad_out = solveout_close(out, a.output, write_errno) != 0;
-    if (a.html) {
-        const level **hlv = xcalloc((size_t)njobs + 1, sizeof *hlv);
-        const solve_result **hres = xcalloc((size_t)njobs + 1, sizeof *hres);
-        int n = 0;
-        for (int k = 0; k < njobs; k++)
-            if (res[k]) {
-                hlv[n] = lvs[k];
-                hres[n++] = res[k];
-            }
-        if (solveout_html(a.html, c.name, hlv, hres, n, a.quiet) != 0)
-            bad_out = 1;
-        free(hlv);
-        free(hres);
-    }
+    if (a.html && write_html(&a, c.name, lvs, res, njobs) != 0)
+        bad_out = 1;
     run_end(r);
     free(res);
     free(lvs);

@@ -17,66 +17,161 @@
 
 /* ---------------------------------------------------------------- one */
 
+/* What replaying one solution found: its status ("valid", "saved game" or
+ * "invalid"), the reason when it is not valid, the replay's metrics when
+ * the moves could be decoded, and the audit when one ran. */
+typedef struct vcheck {
+    const char *status;
+    char reason[320];
+    replay_result rr;
+    int have_metrics, audited;
+    audit_report ar;
+} vcheck;
+
+/* Replays the item's moves on its level and fills vc: the status, the reason,
+ * the metrics, and (with f->audit, valid solutions only) the audit and
+ * vo->audit_pushes. */
+static void check_item(const vitem *it, const verify_flags *f, vcheck *vc, verify_outcome *vo)
+{
+    const level *lv = it->lv;
+    if (lv->error) {
+        /* The caller reports the level's own error. */
+        vc->status = "invalid";
+        snprintf(vc->reason, sizeof vc->reason, "the level is invalid: %s", lv->error);
+        return;
+    }
+    board bd;
+    board_build(&bd, lv);
+    movelist mv;
+    moves_init(&mv);
+    char msg[160];
+    replay_result *rr = &vc->rr;
+    if (lurd_decode(it->moves, &mv, msg, sizeof msg) != 0) {
+        vc->status = "invalid";
+        snprintf(vc->reason, sizeof vc->reason, "%s", msg);
+    } else {
+        solution_replay(&bd, &mv, rr);
+        vc->have_metrics = 1;
+        if (rr->solved) {
+            vc->status = "valid";
+            if ((it->claim_moves >= 0 && it->claim_moves != rr->m.moves) ||
+                (it->claim_pushes >= 0 && it->claim_pushes != rr->m.pushes)) {
+                vc->status = "invalid";
+                snprintf(vc->reason, sizeof vc->reason,
+                         "claims %ld moves and %ld pushes; the replay gives %ld and %ld",
+                         it->claim_moves, it->claim_pushes, rr->m.moves, rr->m.pushes);
+            }
+            if (f->audit && !strcmp(vc->status, "valid") && distance_analyze(&bd) == 0 &&
+                audit_solution(&bd, &mv, &vc->ar) == 0) {
+                vc->audited = 1;
+                vo->audit_pushes = vc->ar.pushes;
+            }
+        } else if (rr->legal && it->saved_game) {
+            vc->status = "saved game";
+            snprintf(vc->reason, sizeof vc->reason, "%s", rr->reason);
+        } else {
+            vc->status = "invalid";
+            snprintf(vc->reason, sizeof vc->reason, "%s%s",
+                     rr->legal ? "does not solve the level: " : "", rr->reason);
+        }
+    }
+    moves_free(&mv);
+    board_free(&bd);
+}
+
+/* Appends one JSON line for the solution to b: where it is, its status and
+ * reason, the metrics and the audit when there are some. */
+static void put_json(strbuf *b, const vitem *it, const vcheck *vc)
+{
+    const level *lv = it->lv;
+    const replay_result *rr = &vc->rr;
+    const audit_report *ar = &vc->ar;
+    sb_printf(b, "{\"index\":%d,\"title\":", lv->index);
+    sb_json_string(b, lv->title);
+    sb_printf(b, ",\"section\":%d,\"section_title\":", it->section);
+    if (it->title)
+        sb_json_string(b, it->title);
+    else
+        sb_puts(b, "null");
+    sb_puts(b, ",\"file\":");
+    sb_json_string(b, it->src);
+    sb_printf(b, ",\"line\":%d,\"status\":", it->line);
+    sb_json_string(b, vc->status);
+    sb_puts(b, ",\"reason\":");
+    sb_json_string(b, vc->reason);
+    if (vc->have_metrics)
+        sb_printf(b,
+                  ",\"moves\":%ld,\"pushes\":%ld,\"box_lines\":%ld,\"box_changes\":%ld,"
+                  "\"pushing_sessions\":%ld,\"player_lines\":%ld",
+                  rr->m.moves, rr->m.pushes, rr->m.box_lines, rr->m.box_changes,
+                  rr->m.pushing_sessions, rr->m.player_lines);
+    if (vc->have_metrics && !rr->legal)
+        sb_printf(b, ",\"fail_step\":%ld", rr->fail_step);
+    if (vc->audited) {
+        sb_printf(b, ",\"audit\":{\"false_verdicts\":%ld", audit_false_verdicts(ar));
+        for (int d = 0; d < AUDIT_N; d++)
+            if (ar->dead[d])
+                sb_printf(b, ",\"%s\":{\"dead\":%ld,\"first_push\":%ld}", audit_name[d],
+                          ar->dead[d], ar->first[d]);
+        sb_printf(b,
+                  ",\"plan_steps\":%d,\"packed_start\":%d,\"packed_best\":%d,"
+                  "\"packed_best_push\":%ld,\"packed_final\":%d,\"packed_low_longest\":%ld,"
+                  "\"packed_low_from\":%ld",
+                  ar->plan_steps, ar->packed_start, ar->packed_best, ar->packed_best_push,
+                  ar->packed_final, ar->packed_low_longest, ar->packed_low_from);
+        sb_puts(b, ",\"packed_first\":[");
+        for (int k = 0; k <= ar->packed_best && k <= AUDIT_MAX_PACKED; k++)
+            sb_printf(b, "%s%ld", k ? "," : "", ar->packed_first[k]);
+        sb_puts(b, "]}");
+    }
+    sb_puts(b, "}\n");
+}
+
+/* Reports an audit that ran: its false deadlock verdicts as errors on err
+ * (and vo->audit_failed), and unless quiet or JSON lines a summary line on
+ * out. where: the solution's "SRC:LINE: level ..." prefix. */
+static void put_audit(const vcheck *vc, const char *where, const verify_flags *f, strbuf *out,
+                      strbuf *err, verify_outcome *vo)
+{
+    const audit_report *ar = &vc->ar;
+    long nf = audit_false_verdicts(ar);
+    if (nf) {
+        vo->audit_failed = 1;
+        for (int d = 0; d < AUDIT_N; d++)
+            if (ar->dead[d])
+                sb_printf(err,
+                        "%s: error: audit: %s (%s) calls %ld of the solution's positions "
+                        "dead, the first after push %ld\n",
+                        where, audit_name[d], audit_desc[d], ar->dead[d], ar->first[d]);
+    }
+    if (!f->jsonl && !f->quiet) {
+        char plan[64];
+        if (ar->plan_steps)
+            snprintf(plan, sizeof plan, "plan of %d steps", ar->plan_steps);
+        else
+            snprintf(plan, sizeof plan, "no plan");
+        sb_printf(out, "%s: audit: %ld pushes, %ld false deadlock verdicts; packed (%s) %d at "
+               "the start, at most %d (first after push %ld), %d at the end; longest "
+               "fall below the best so far: %ld pushes from push %ld\n",
+               where, ar->pushes, nf, plan, ar->packed_start, ar->packed_best,
+               ar->packed_best_push, ar->packed_final, ar->packed_low_longest,
+               ar->packed_low_from);
+    }
+}
+
 void verify_item(const vitem *it, const verify_flags *f, strbuf *out, strbuf *err,
                  verify_outcome *vo)
 {
     const level *lv = it->lv;
     memset(vo, 0, sizeof *vo);
-    strbuf b;
-    sb_init(&b);
-    const char *status;
-    char reason[320] = "";
-    replay_result rr;
-    memset(&rr, 0, sizeof rr);
-    int have_metrics = 0, audited = 0;
-    audit_report ar;
-    memset(&ar, 0, sizeof ar);
-    if (lv->error) {
-        /* The caller reports the level's own error. */
-        status = "invalid";
-        snprintf(reason, sizeof reason, "the level is invalid: %s", lv->error);
-    } else {
-        board bd;
-        board_build(&bd, lv);
-        movelist mv;
-        moves_init(&mv);
-        char msg[160];
-        if (lurd_decode(it->moves, &mv, msg, sizeof msg) != 0) {
-            status = "invalid";
-            snprintf(reason, sizeof reason, "%s", msg);
-        } else {
-            solution_replay(&bd, &mv, &rr);
-            have_metrics = 1;
-            if (rr.solved) {
-                status = "valid";
-                if ((it->claim_moves >= 0 && it->claim_moves != rr.m.moves) ||
-                    (it->claim_pushes >= 0 && it->claim_pushes != rr.m.pushes)) {
-                    status = "invalid";
-                    snprintf(reason, sizeof reason,
-                             "claims %ld moves and %ld pushes; the replay gives %ld and %ld",
-                             it->claim_moves, it->claim_pushes, rr.m.moves, rr.m.pushes);
-                }
-                if (f->audit && !strcmp(status, "valid") && distance_analyze(&bd) == 0 &&
-                    audit_solution(&bd, &mv, &ar) == 0) {
-                    audited = 1;
-                    vo->audit_pushes = ar.pushes;
-                }
-            } else if (rr.legal && it->saved_game) {
-                status = "saved game";
-                snprintf(reason, sizeof reason, "%s", rr.reason);
-            } else {
-                status = "invalid";
-                snprintf(reason, sizeof reason, "%s%s",
-                         rr.legal ? "does not solve the level: " : "", rr.reason);
-            }
-        }
-        moves_free(&mv);
-        board_free(&bd);
-    }
+    vcheck vc;
+    memset(&vc, 0, sizeof vc);
+    check_item(it, f, &vc, vo);
+    const replay_result *rr = &vc.rr;
     int invalid = 0;
-    if (!strcmp(status, "valid")) {
+    if (!strcmp(vc.status, "valid")) {
         vo->kind = 0;
-    } else if (!strcmp(status, "saved game")) {
+    } else if (!strcmp(vc.status, "saved game")) {
         vo->kind = 1;
     } else {
         vo->kind = 2;
@@ -94,46 +189,10 @@ void verify_item(const vitem *it, const verify_flags *f, strbuf *out, strbuf *er
     sb_printf(&where, ", section %d", it->section);
     if (it->title)
         sb_printf(&where, " \"%s\"", it->title);
+    strbuf b;
+    sb_init(&b);
     if (f->jsonl) {
-        sb_printf(&b, "{\"index\":%d,\"title\":", lv->index);
-        sb_json_string(&b, lv->title);
-        sb_printf(&b, ",\"section\":%d,\"section_title\":", it->section);
-        if (it->title)
-            sb_json_string(&b, it->title);
-        else
-            sb_puts(&b, "null");
-        sb_puts(&b, ",\"file\":");
-        sb_json_string(&b, it->src);
-        sb_printf(&b, ",\"line\":%d,\"status\":", it->line);
-        sb_json_string(&b, status);
-        sb_puts(&b, ",\"reason\":");
-        sb_json_string(&b, reason);
-        if (have_metrics)
-            sb_printf(&b,
-                      ",\"moves\":%ld,\"pushes\":%ld,\"box_lines\":%ld,\"box_changes\":%ld,"
-                      "\"pushing_sessions\":%ld,\"player_lines\":%ld",
-                      rr.m.moves, rr.m.pushes, rr.m.box_lines, rr.m.box_changes,
-                      rr.m.pushing_sessions, rr.m.player_lines);
-        if (have_metrics && !rr.legal)
-            sb_printf(&b, ",\"fail_step\":%ld", rr.fail_step);
-        if (audited) {
-            sb_printf(&b, ",\"audit\":{\"false_verdicts\":%ld", audit_false_verdicts(&ar));
-            for (int d = 0; d < AUDIT_N; d++)
-                if (ar.dead[d])
-                    sb_printf(&b, ",\"%s\":{\"dead\":%ld,\"first_push\":%ld}", audit_name[d],
-                              ar.dead[d], ar.first[d]);
-            sb_printf(&b,
-                      ",\"plan_steps\":%d,\"packed_start\":%d,\"packed_best\":%d,"
-                      "\"packed_best_push\":%ld,\"packed_final\":%d,\"packed_low_longest\":%ld,"
-                      "\"packed_low_from\":%ld",
-                      ar.plan_steps, ar.packed_start, ar.packed_best, ar.packed_best_push,
-                      ar.packed_final, ar.packed_low_longest, ar.packed_low_from);
-            sb_puts(&b, ",\"packed_first\":[");
-            for (int k = 0; k <= ar.packed_best && k <= AUDIT_MAX_PACKED; k++)
-                sb_printf(&b, "%s%ld", k ? "," : "", ar.packed_first[k]);
-            sb_puts(&b, "]}");
-        }
-        sb_puts(&b, "}\n");
+        put_json(&b, it, &vc);
         sb_puts(out, b.s);
     }
     /* Text: valid solutions and saved games on stdout, invalid ones on
@@ -142,43 +201,20 @@ void verify_item(const vitem *it, const verify_flags *f, strbuf *out, strbuf *er
     if ((!f->jsonl && (!f->quiet || invalid)) || (f->jsonl && invalid && !lv->error)) {
         sb_clear(&b);
         sb_puts(&b, where.s);
-        sb_printf(&b, ": %s", status);
-        if (reason[0])
-            sb_printf(&b, ": %s", reason);
-        if (have_metrics && (rr.legal || rr.m.moves))
+        sb_printf(&b, ": %s", vc.status);
+        if (vc.reason[0])
+            sb_printf(&b, ": %s", vc.reason);
+        if (vc.have_metrics && (rr->legal || rr->m.moves))
             sb_printf(&b,
                       "%s%ld moves, %ld pushes, %ld box lines, %ld box changes, "
                       "%ld pushing sessions, %ld player lines",
-                      reason[0] ? "; " : ": ", rr.m.moves, rr.m.pushes, rr.m.box_lines,
-                      rr.m.box_changes, rr.m.pushing_sessions, rr.m.player_lines);
+                      vc.reason[0] ? "; " : ": ", rr->m.moves, rr->m.pushes, rr->m.box_lines,
+                      rr->m.box_changes, rr->m.pushing_sessions, rr->m.player_lines);
         sb_putc(&b, '\n');
         sb_puts(invalid ? err : out, b.s);
     }
-    if (audited) {
-        long nf = audit_false_verdicts(&ar);
-        if (nf) {
-            vo->audit_failed = 1;
-            for (int d = 0; d < AUDIT_N; d++)
-                if (ar.dead[d])
-                    sb_printf(err,
-                            "%s: error: audit: %s (%s) calls %ld of the solution's positions "
-                            "dead, the first after push %ld\n",
-                            where.s, audit_name[d], audit_desc[d], ar.dead[d], ar.first[d]);
-        }
-        if (!f->jsonl && !f->quiet) {
-            char plan[64];
-            if (ar.plan_steps)
-                snprintf(plan, sizeof plan, "plan of %d steps", ar.plan_steps);
-            else
-                snprintf(plan, sizeof plan, "no plan");
-            sb_printf(out, "%s: audit: %ld pushes, %ld false deadlock verdicts; packed (%s) %d at "
-                   "the start, at most %d (first after push %ld), %d at the end; longest "
-                   "fall below the best so far: %ld pushes from push %ld\n",
-                   where.s, ar.pushes, nf, plan, ar.packed_start, ar.packed_best,
-                   ar.packed_best_push, ar.packed_final, ar.packed_low_longest,
-                   ar.packed_low_from);
-        }
-    }
+    if (vc.audited)
+        put_audit(&vc, where.s, f, out, err, vo);
     sb_free(&where);
     sb_free(&b);
 }

@@ -317,29 +317,71 @@ static void parse_notes(level *lv, const src_line *L, int a, int b)
 
 /* ---------------------------------------------------------------- boards */
 
-/* Decodes board lines [a, b) into lv->grid and validates the level. */
-static void build_board(level *lv, const char *name, const src_line *L, int a, int b)
+/* A board's rows as read, before decoding: each row's text, length and
+ * source line (for messages); width is the longest row. */
+typedef struct board_rows {
+    char **s;
+    int *len;
+    int *line;
+    int n, cap;
+    int width;
+} board_rows;
+
+static void rows_init(board_rows *br)
 {
-    /* Expand every line into rows ('|' splits rows inside a line).
-     *
-     * Floor marks (' ', '-', '_') at the end of a row are dropped, and rows
-     * left empty by that are dropped at the top and the bottom of the board
-     * ("|#@$.#|" or "#####--" add nothing): the squares they stand for are
-     * exterior anyway (floor at the end of a row in the player's region
-     * would be open), and keeping them made the size depend on how the
-     * board was written, so a board written back out (which never has such
-     * rows or columns) came back with another width or height. */
-    int nrows = 0, caprows = 16;
-    char **rows = xmalloc(sizeof(char *) * (size_t)caprows);
-    int *rowlen = xmalloc(sizeof(int) * (size_t)caprows);
-    int *rowline = xmalloc(sizeof(int) * (size_t)caprows);
+    br->n = 0;
+    br->cap = 16;
+    br->width = 0;
+    br->s = xmalloc(sizeof(char *) * (size_t)br->cap);
+    br->len = xmalloc(sizeof(int) * (size_t)br->cap);
+    br->line = xmalloc(sizeof(int) * (size_t)br->cap);
+}
+
+static void rows_free(board_rows *br)
+{
+    for (int r = 0; r < br->n; r++)
+        free(br->s[r]);
+    free(br->s);
+    free(br->len);
+    free(br->line);
+}
+
+/* Appends a row of len bytes at s (len 0: an empty row) read from line. */
+static void rows_push(board_rows *br, const char *s, int len, int line)
+{
+    if (br->n == br->cap) {
+        br->cap *= 2;
+        br->s = xrealloc(br->s, sizeof(char *) * (size_t)br->cap);
+        br->len = xrealloc(br->len, sizeof(int) * (size_t)br->cap);
+        br->line = xrealloc(br->line, sizeof(int) * (size_t)br->cap);
+    }
+    br->s[br->n] = xstrndup(s, (size_t)len);
+    br->len[br->n] = len;
+    br->line[br->n] = line;
+    br->n++;
+    if (len > br->width)
+        br->width = len;
+}
+
+/* Expands board lines [a, b) into rows ('|' splits rows inside a line);
+ * sets lv->error on a row too wide, too many rows or bad run-length syntax.
+ *
+ * Floor marks (' ', '-', '_') at the end of a row are dropped, and rows
+ * left empty by that are dropped at the top and the bottom of the board
+ * ("|#@$.#|" or "#####--" add nothing): the squares they stand for are
+ * exterior anyway (floor at the end of a row in the player's region
+ * would be open), and keeping them made the size depend on how the
+ * board was written, so a board written back out (which never has such
+ * rows or columns) came back with another width or height. */
+static void read_rows(level *lv, const char *name, const src_line *L, int a, int b,
+                      board_rows *br)
+{
     /* empty rows since the last non-empty one, kept only when another
      * non-empty row follows; their lines (for messages) */
     int pending = 0;
     int *pending_line = xmalloc(sizeof(int) * LEVEL_MAX_HEIGHT);
     strbuf ex;
     sb_init(&ex);
-    int width = 0;
     for (int i = a; i < b && !lv->error; i++) {
         const src_line *l = &L[i];
         sb_clear(&ex);
@@ -364,9 +406,9 @@ static void build_board(level *lv, const char *name, const src_line *L, int a, i
             while (len > 0 && strchr(" -_", ex.s[start + len - 1]))
                 len--;
             if (len == 0) {
-                if (nrows > 0 && pending < LEVEL_MAX_HEIGHT)
+                if (br->n > 0 && pending < LEVEL_MAX_HEIGHT)
                     pending_line[pending++] = l->lineno;
-                else if (nrows > 0)
+                else if (br->n > 0)
                     pending = LEVEL_MAX_HEIGHT + 1; /* too many: an error if a row follows */
                 start = k + 1;
                 continue;
@@ -376,84 +418,76 @@ static void build_board(level *lv, const char *name, const src_line *L, int a, i
                           len, LEVEL_MAX_WIDTH);
                 break;
             }
-            if (nrows + pending >= LEVEL_MAX_HEIGHT) {
+            if (br->n + pending >= LEVEL_MAX_HEIGHT) {
                 set_error(lv, name, l->lineno, "board has more than %d rows", LEVEL_MAX_HEIGHT);
                 break;
             }
-            for (int e = 0; e <= pending; e++) {
-                if (nrows == caprows) {
-                    caprows *= 2;
-                    rows = xrealloc(rows, sizeof(char *) * (size_t)caprows);
-                    rowlen = xrealloc(rowlen, sizeof(int) * (size_t)caprows);
-                    rowline = xrealloc(rowline, sizeof(int) * (size_t)caprows);
-                }
-                int last = e == pending;
-                rows[nrows] = xstrndup(ex.s + start, last ? len : 0);
-                rowlen[nrows] = last ? (int)len : 0;
-                rowline[nrows] = last ? l->lineno : pending_line[e];
-                nrows++;
-            }
+            for (int e = 0; e < pending; e++)
+                rows_push(br, "", 0, pending_line[e]);
+            rows_push(br, ex.s + start, (int)len, l->lineno);
             pending = 0;
-            if ((int)len > width)
-                width = (int)len;
             start = k + 1;
         }
     }
     sb_free(&ex);
     free(pending_line);
+}
 
-    if (!lv->error) {
-        lv->width = width;
-        lv->height = nrows;
-        lv->grid = xmalloc((size_t)(width * nrows) + 1);
-        memset(lv->grid, ' ', (size_t)(width * nrows));
-        lv->grid[width * nrows] = '\0';
-        lv->row_line = xmalloc(sizeof(int) * (size_t)(nrows ? nrows : 1));
-        for (int r = 0; r < nrows; r++) {
-            lv->row_line[r] = rowline[r];
-            for (int c = 0; c < rowlen[r]; c++) {
-                char ch = rows[r][c];
-                char g;
-                switch (ch) {
-                case '#': g = '#'; break;
-                case '@': case 'p': g = '@'; break;
-                case '+': case 'P': g = '+'; break;
-                case '$': case 'b': g = '$'; break;
-                case '*': case 'B': g = '*'; break;
-                case '.': g = '.'; break;
-                case ' ': case '-': case '_': g = ' '; break;
-                case '\t':
-                    /* Only indentation can hold a tab (classify() allows it
-                     * there); how many squares it stands for is unknown. */
-                    set_error(lv, name, rowline[r],
-                              "tab in board row (indent boards with spaces or '-')");
-                    g = ' ';
-                    break;
-                default:
-                    /* never printed raw: the message stays printable */
-                    set_error(lv, name, rowline[r], "unexpected byte 0x%02x in board",
-                              (unsigned char)ch);
-                    g = ' ';
-                    break;
-                }
-                lv->grid[r * width + c] = g;
+/* The grid square for a board byte (SOK letters to their symbols), or
+ * '\0' for a byte that has no place in a board. */
+static char square_of(char ch)
+{
+    switch (ch) {
+    case '#': return '#';
+    case '@': case 'p': return '@';
+    case '+': case 'P': return '+';
+    case '$': case 'b': return '$';
+    case '*': case 'B': return '*';
+    case '.': return '.';
+    case ' ': case '-': case '_': return ' ';
+    default: return '\0';
+    }
+}
+
+/* Fills lv->grid, lv->width, lv->height and lv->row_line from the rows;
+ * short rows are padded with floor. Sets lv->error on a byte that is not
+ * a board square. */
+static void decode_rows(level *lv, const char *name, const board_rows *br)
+{
+    int width = br->width, nrows = br->n;
+    lv->width = width;
+    lv->height = nrows;
+    lv->grid = xmalloc((size_t)(width * nrows) + 1);
+    memset(lv->grid, ' ', (size_t)(width * nrows));
+    lv->grid[width * nrows] = '\0';
+    lv->row_line = xmalloc(sizeof(int) * (size_t)(nrows ? nrows : 1));
+    for (int r = 0; r < nrows; r++) {
+        lv->row_line[r] = br->line[r];
+        for (int c = 0; c < br->len[r]; c++) {
+            char ch = br->s[r][c];
+            char g = square_of(ch);
+            if (ch == '\t') {
+                /* Only indentation can hold a tab (classify() allows it
+                 * there); how many squares it stands for is unknown. */
+                set_error(lv, name, br->line[r],
+                          "tab in board row (indent boards with spaces or '-')");
+                g = ' ';
+            } else if (g == '\0') {
+                /* never printed raw: the message stays printable */
+                set_error(lv, name, br->line[r], "unexpected byte 0x%02x in board",
+                          (unsigned char)ch);
+                g = ' ';
             }
+            lv->grid[r * width + c] = g;
         }
     }
-    for (int r = 0; r < nrows; r++)
-        free(rows[r]);
-    free(rows);
-    free(rowlen);
-    free(rowline);
-    if (lv->error)
-        return;
+}
 
+/* The square of the one player on the grid, or -1 with lv->error set when
+ * there is none or more than one. */
+static int find_player(level *lv, const char *name)
+{
     int W = lv->width, H = lv->height;
-    if (H == 0 || W == 0) {
-        set_error(lv, name, lv->line, "empty board");
-        return;
-    }
-    /* Exactly one player. */
     int player = -1;
     for (int k = 0; k < W * H; k++) {
         char g = lv->grid[k];
@@ -461,21 +495,25 @@ static void build_board(level *lv, const char *name, const src_line *L, int a, i
             if (player >= 0) {
                 set_error(lv, name, lv->row_line[k / W],
                           "more than one player (second at column %d)", k % W + 1);
-                return;
+                return -1;
             }
             player = k;
         }
     }
-    if (player < 0) {
+    if (player < 0)
         set_error(lv, name, lv->line, "no player in board");
-        return;
-    }
-    /* Flood fill the player's region through everything but walls,
-     * breadth first. The region is open when it reaches the edge of the
-     * board; the message names the edge square nearest to the player (the
-     * first one the fill reaches), which is where the gap is. A depth-first
-     * fill named whichever edge square it happened to pop first, often far
-     * from the gap. */
+    return player;
+}
+
+/* Fills lv->inside with the player's region: everything but walls the
+ * player reaches, breadth first. Sets lv->error when the region reaches
+ * the edge of the board; the message names the edge square nearest to the
+ * player (the first one the fill reaches), which is where the gap is. A
+ * depth-first fill named whichever edge square it happened to pop first,
+ * often far from the gap. */
+static void fill_region(level *lv, const char *name, int player)
+{
+    int W = lv->width, H = lv->height;
     lv->inside = xcalloc((size_t)(W * H), 1);
     int *queue = xmalloc(sizeof(int) * (size_t)(W * H));
     int head = 0, tail = 0;
@@ -500,12 +538,19 @@ static void build_board(level *lv, const char *name, const src_line *L, int a, i
         }
     }
     free(queue);
-    if (open_at >= 0) {
+    if (open_at >= 0)
         set_error(lv, name, lv->row_line[open_at / W],
                   "board is not closed: the player can walk off the board at column %d",
                   open_at % W + 1);
-        return;
-    }
+}
+
+/* Checks the boxes and goals against the player's region: none outside it,
+ * at least one box, as many goals as boxes, no more than the limit. Turns
+ * boxes on goals outside the region into walls. Sets lv->error on the
+ * first problem. */
+static void check_boxes(level *lv, const char *name)
+{
+    int W = lv->width, H = lv->height;
     int boxes = 0, goals = 0;
     for (int k = 0; k < W * H; k++) {
         char g = lv->grid[k];
@@ -529,32 +574,46 @@ static void build_board(level *lv, const char *name, const src_line *L, int a, i
         if (g == '.' || g == '*' || g == '+')
             goals++;
     }
-    if (boxes == 0) {
+    if (boxes == 0)
         set_error(lv, name, lv->line, "no boxes in board");
-        return;
-    }
-    if (boxes != goals) {
+    else if (boxes != goals)
         set_error(lv, name, lv->line, "%d box%s but %d goal%s", boxes, boxes == 1 ? "" : "es",
                   goals, goals == 1 ? "" : "s");
-        return;
-    }
-    if (boxes > LEVEL_MAX_BOXES) {
+    else if (boxes > LEVEL_MAX_BOXES)
         set_error(lv, name, lv->line, "%d boxes; the limit is %d", boxes, LEVEL_MAX_BOXES);
+}
+
+/* Decodes board lines [a, b) into lv->grid and validates the level. */
+static void build_board(level *lv, const char *name, const src_line *L, int a, int b)
+{
+    board_rows br;
+    rows_init(&br);
+    read_rows(lv, name, L, a, b, &br);
+    if (!lv->error)
+        decode_rows(lv, name, &br);
+    rows_free(&br);
+    if (lv->error)
+        return;
+    if (lv->height == 0 || lv->width == 0) {
+        set_error(lv, name, lv->line, "empty board");
         return;
     }
+    int player = find_player(lv, name);
+    if (player < 0)
+        return;
+    fill_region(lv, name, player);
+    if (lv->error)
+        return;
+    check_boxes(lv, name);
 }
 
 /* ---------------------------------------------------------------- driver */
 
-void collection_parse(collection *c, const char *name, const char *data, size_t n)
+/* Finds the boards among the nl lines: maximal runs of board rows; an
+ * exterior-only row ("----") continues a board but never starts one.
+ * Returns their number; board i is lines [(*bstart)[i], (*bend)[i]). */
+static int find_boards(const src_line *L, int nl, int **bstart_out, int **bend_out)
 {
-    memset(c, 0, sizeof *c);
-    c->name = xstrdup(name);
-    int nl = 0;
-    src_line *L = split_lines(data, n, &nl);
-
-    /* Find boards: maximal runs of board rows; an exterior-only row
-     * ("----") continues a board but never starts one. */
     int nb = 0, capb = 16;
     int *bstart = xmalloc(sizeof(int) * (size_t)capb);
     int *bend = xmalloc(sizeof(int) * (size_t)capb);
@@ -578,6 +637,48 @@ void collection_parse(collection *c, const char *name, const char *data, size_t 
         nb++;
         i = j;
     }
+    *bstart_out = bstart;
+    *bend_out = bend;
+    return nb;
+}
+
+/* The line in [from, board) that titles the board starting at line board,
+ * or -1: the last non-blank line there if it is text and is preceded by a
+ * blank line or is alone at this place. *is_meta is set when it is a
+ * "Title: X" line (its value is the title). first: the collection's first
+ * board (no previous board's notes before it). */
+static int find_title(const src_line *L, int from, int board, int first, int *is_meta)
+{
+    int t = board - 1;
+    while (t >= from && L[t].kind == LK_BLANK)
+        t--;
+    *is_meta = 0;
+    if (t >= from && L[t].kind == LK_TEXT &&
+        (t == from || L[t - 1].kind == LK_BLANK || L[t - 1].kind == LK_MOVES)) {
+        /* A "Key: Value" line is metadata, not a title ("Author: X" just
+         * before a board used to become its title). "Title: X" there
+         * names the board that follows, unless it directly follows the
+         * previous board: notes come after their board, so there it is
+         * the previous level's "Title:" note. */
+        if (!is_meta_line(L[t].s, L[t].n))
+            return t;
+        if (is_title_note(&L[t]) && (first || t != from)) {
+            *is_meta = 1;
+            return t;
+        }
+    }
+    return -1;
+}
+
+void collection_parse(collection *c, const char *name, const char *data, size_t n)
+{
+    memset(c, 0, sizeof *c);
+    c->name = xstrdup(name);
+    int nl = 0;
+    src_line *L = split_lines(data, n, &nl);
+
+    int *bstart, *bend;
+    int nb = find_boards(L, nl, &bstart, &bend);
 
     if (nb == 0) {
         c->error = xasprintf("%s:%d: error: no level found (no board rows)", name, nl > 0 ? 1 : 1);
@@ -597,26 +698,8 @@ void collection_parse(collection *c, const char *name, const char *data, size_t 
         level *lv = &c->levels[k];
         lv->index = k + 1;
         lv->line = L[bstart[k]].lineno;
-        /* Title: last non-blank line in [prev_end, bstart) if it is text and
-         * is preceded by a blank line or is alone at this place. */
-        int t = bstart[k] - 1;
-        while (t >= prev_end && L[t].kind == LK_BLANK)
-            t--;
-        int title_idx = -1, title_is_meta = 0;
-        if (t >= prev_end && L[t].kind == LK_TEXT &&
-            (t == prev_end || L[t - 1].kind == LK_BLANK || L[t - 1].kind == LK_MOVES)) {
-            /* A "Key: Value" line is metadata, not a title ("Author: X" just
-             * before a board used to become its title). "Title: X" there
-             * names the board that follows, unless it directly follows the
-             * previous board: notes come after their board, so there it is
-             * the previous level's "Title:" note. */
-            if (!is_meta_line(L[t].s, L[t].n)) {
-                title_idx = t;
-            } else if (is_title_note(&L[t]) && !(k > 0 && t == prev_end)) {
-                title_idx = t;
-                title_is_meta = 1;
-            }
-        }
+        int title_is_meta = 0;
+        int title_idx = find_title(L, prev_end, bstart[k], k == 0, &title_is_meta);
         int notes_end = title_idx >= 0 ? title_idx : bstart[k];
         /* Lines before the title belong to the previous level or the file. */
         if (k == 0) {

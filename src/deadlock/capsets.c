@@ -39,26 +39,22 @@ void capsets_free(capsets *cs)
     memset(cs, 0, sizeof *cs);
 }
 
-int capsets_build(capsets *cs, const board *b)
+/* The one-box maze's reach: n rows of w words, row s holding R(s) (every
+ * square a lone box on live square s reaches, the player starting on any
+ * side, and s itself); rows of dead squares are empty. NULL when out of
+ * memory. */
+static uint64_t *box_reach(const board *b, int w)
 {
-    memset(cs, 0, sizeof *cs);
-    cs->b = b;
-    int n = b->nsq, w = (n + 63) / 64;
-    cs->region_of = malloc(sizeof(int32_t) * (size_t)n);
-    cs->first = calloc((size_t)n + 1, sizeof(uint32_t));
+    int n = b->nsq;
     uint64_t *reach = calloc((size_t)n * (size_t)w, sizeof(uint64_t));
     uint8_t *comp = distance_side_components(b);
     uint16_t *sd = malloc(sizeof(uint16_t) * 4 * (size_t)n);
     int32_t *queue = malloc(sizeof(int32_t) * 4 * (size_t)n);
-    if (!cs->region_of || !cs->first || !reach || !comp || !sd || !queue) {
+    if (!reach || !comp || !sd || !queue) {
         free(reach), free(comp), free(sd), free(queue);
-        capsets_free(cs);
-        return -1;
+        return NULL;
     }
-    /* R(s) for each live square: every square a lone box on s reaches, the
-     * player starting on any side */
     for (sq_t s = 0; s < n; s++) {
-        cs->region_of[s] = -1;
         if (b->dead[s])
             continue;
         distance_push(b, comp, s, -1, sd, queue);
@@ -73,8 +69,18 @@ int capsets_build(capsets *cs, const board *b)
         setbit(row, s);
     }
     free(comp), free(sd), free(queue);
-    /* the regions: squares that reach each other */
-    int nr = 0;
+    return reach;
+}
+
+/* Numbers the regions, live squares that reach each other, in the order of
+ * their first squares: fills cs->region_of (-1 on dead squares) and
+ * cs->nregions. */
+static void number_regions(capsets *cs, const uint64_t *reach, int w)
+{
+    const board *b = cs->b;
+    int n = b->nsq, nr = 0;
+    for (sq_t s = 0; s < n; s++)
+        cs->region_of[s] = -1;
     for (sq_t s = 0; s < n; s++) {
         if (b->dead[s] || cs->region_of[s] >= 0)
             continue;
@@ -85,82 +91,116 @@ int capsets_build(capsets *cs, const board *b)
         nr++;
     }
     cs->nregions = nr;
-    int rw = (nr + 63) / 64;
-    uint64_t *down = calloc((size_t)(nr ? nr : 1) * (size_t)(rw ? rw : 1), sizeof(uint64_t));
-    uint64_t *up = calloc((size_t)(nr ? nr : 1) * (size_t)(rw ? rw : 1), sizeof(uint64_t));
-    int *goals = calloc((size_t)nr + 1, sizeof(int));
-    int *stack = malloc(sizeof(int) * ((size_t)nr + 1));
-    uint8_t *in = malloc((size_t)nr + 1);
-    /* at most two sets per region */
-    cs->set = malloc(sizeof(capset) * (2 * (size_t)nr + 1));
-    int *rsize = calloc((size_t)nr + 1, sizeof(int));
-    if (!down || !up || !goals || !stack || !in || !cs->set || !rsize) {
-        free(reach), free(down), free(up), free(goals), free(stack), free(in), free(rsize);
-        capsets_free(cs);
+}
+
+/* The regions' graph: down (nr rows of rw words) has an arrow a -> x when
+ * some square of a reaches some square of x, up the same arrows reversed;
+ * each region's goals and squares, the live squares in all, and room for
+ * closure(). */
+typedef struct rgraph {
+    int nr, rw, nlive;
+    uint64_t *down, *up;
+    int *goals, *rsize, *stack;
+    uint8_t *in;
+} rgraph;
+
+static void rgraph_free(rgraph *g)
+{
+    free(g->down), free(g->up), free(g->goals), free(g->rsize), free(g->stack), free(g->in);
+}
+
+/* Builds the graph of cs's regions from the reach rows; -1 when out of
+ * memory (g is freed). */
+static int rgraph_build(rgraph *g, const capsets *cs, const uint64_t *reach, int w)
+{
+    const board *b = cs->b;
+    int n = b->nsq, nr = cs->nregions, rw = (nr + 63) / 64;
+    g->nr = nr;
+    g->rw = rw;
+    g->nlive = 0;
+    g->down = calloc((size_t)(nr ? nr : 1) * (size_t)(rw ? rw : 1), sizeof(uint64_t));
+    g->up = calloc((size_t)(nr ? nr : 1) * (size_t)(rw ? rw : 1), sizeof(uint64_t));
+    g->goals = calloc((size_t)nr + 1, sizeof(int));
+    g->stack = malloc(sizeof(int) * ((size_t)nr + 1));
+    g->in = malloc((size_t)nr + 1);
+    g->rsize = calloc((size_t)nr + 1, sizeof(int));
+    if (!g->down || !g->up || !g->goals || !g->stack || !g->in || !g->rsize) {
+        rgraph_free(g);
         return -1;
     }
-    int nlive = 0;
     for (sq_t s = 0; s < n; s++) {
         int a = cs->region_of[s];
         if (a < 0)
             continue;
-        nlive++;
-        goals[a] += b->is_goal[s];
+        g->nlive++;
+        g->goals[a] += b->is_goal[s];
+        g->rsize[a]++;
         for (sq_t t = 0; t < n; t++) {
             int x = cs->region_of[t];
             if (x >= 0 && x != a && bit(reach + (size_t)s * (size_t)w, t)) {
-                setbit(down + (size_t)a * (size_t)rw, x);
-                setbit(up + (size_t)x * (size_t)rw, a);
+                setbit(g->down + (size_t)a * (size_t)rw, x);
+                setbit(g->up + (size_t)x * (size_t)rw, a);
             }
         }
     }
-    free(reach);
-    for (sq_t s = 0; s < n; s++)
-        if (cs->region_of[s] >= 0)
-            rsize[cs->region_of[s]]++;
-    /* the sets that say something, with their sizes: a trap when it
-     * cannot hold every box, a source set when it needs a box and is not
-     * the whole board */
+    return 0;
+}
+
+/* Appends to cs->set (room for two per region) the sets that say
+ * something, with their sizes and bounds: a trap when it cannot hold every
+ * box, a source set when it needs a box and is not the whole board.
+ * Returns the squares of all the sets together. */
+static uint32_t choose_sets(capsets *cs, rgraph *g)
+{
+    const board *b = cs->b;
+    int nr = g->nr;
     uint32_t used = 0;
     for (int a = 0; a < nr; a++)
         for (int kind = 1; kind >= 0; kind--) {
-            closure(kind ? down : up, nr, rw, a, in, stack);
-            int g = 0, size = 0;
+            closure(kind ? g->down : g->up, nr, g->rw, a, g->in, g->stack);
+            int goals = 0, size = 0;
             for (int x = 0; x < nr; x++)
-                if (in[x]) {
-                    g += goals[x];
-                    size += rsize[x];
+                if (g->in[x]) {
+                    goals += g->goals[x];
+                    size += g->rsize[x];
                 }
-            if (kind ? g >= b->nboxes : g == 0 || size == nlive)
+            if (kind ? goals >= b->nboxes : goals == 0 || size == g->nlive)
                 continue;
             capset *c = &cs->set[cs->nsets++];
             c->start = used;
             c->n = (uint32_t)size;
             c->trap = (uint8_t)kind;
             c->region = a;
-            c->lo = kind ? 0 : g;
-            c->hi = kind ? g : b->nboxes;
+            c->lo = kind ? 0 : goals;
+            c->hi = kind ? goals : b->nboxes;
             used += (uint32_t)size;
         }
-    free(rsize);
-    sq_t *pool = malloc(sizeof(sq_t) * ((size_t)used + 1));
-    if (!pool) {
-        free(down), free(up), free(goals), free(stack), free(in);
-        capsets_free(cs);
-        return -1;
-    }
+    return used;
+}
+
+/* Lists each set's squares into pool (room for used) and counts each
+ * square's sets into cs->first[s + 1]. */
+static void list_squares(capsets *cs, rgraph *g, sq_t *pool)
+{
+    int n = cs->b->nsq;
     for (int k = 0; k < cs->nsets; k++) {
         capset *c = &cs->set[k];
-        closure(c->trap ? down : up, nr, rw, c->region, in, stack);
+        closure(c->trap ? g->down : g->up, g->nr, g->rw, c->region, g->in, g->stack);
         uint32_t i = c->start;
         for (sq_t s = 0; s < n; s++)
-            if (cs->region_of[s] >= 0 && in[cs->region_of[s]]) {
+            if (cs->region_of[s] >= 0 && g->in[cs->region_of[s]]) {
                 pool[i++] = s;
                 cs->first[s + 1]++;
             }
     }
-    free(down), free(up), free(goals), free(stack), free(in);
-    cs->sq = pool;
+}
+
+/* Turns the counts in cs->first into each square's start in cs->memb and
+ * lists there the sets of each square; -1 when out of memory or when the
+ * sets are too many for memb's 16 bits. */
+static int index_members(capsets *cs)
+{
+    int n = cs->b->nsq;
     for (sq_t s = 0; s < n; s++)
         cs->first[s + 1] += cs->first[s];
     cs->memb = malloc(sizeof(uint16_t) * ((size_t)cs->first[n] + 1));
@@ -168,7 +208,6 @@ int capsets_build(capsets *cs, const board *b)
     uint32_t *fill = malloc(sizeof(uint32_t) * ((size_t)n + 1));
     if (!cs->memb || !cs->count || !fill || cs->nsets > UINT16_MAX) {
         free(fill);
-        capsets_free(cs);
         return -1;
     }
     memcpy(fill, cs->first, sizeof(uint32_t) * (size_t)n);
@@ -178,6 +217,44 @@ int capsets_build(capsets *cs, const board *b)
             cs->memb[fill[s]++] = (uint16_t)k;
         }
     free(fill);
+    return 0;
+}
+
+int capsets_build(capsets *cs, const board *b)
+{
+    memset(cs, 0, sizeof *cs);
+    cs->b = b;
+    int n = b->nsq, w = (n + 63) / 64;
+    cs->region_of = malloc(sizeof(int32_t) * (size_t)n);
+    cs->first = calloc((size_t)n + 1, sizeof(uint32_t));
+    uint64_t *reach = cs->region_of && cs->first ? box_reach(b, w) : NULL;
+    if (!reach) {
+        capsets_free(cs);
+        return -1;
+    }
+    number_regions(cs, reach, w);
+    rgraph g;
+    int built = rgraph_build(&g, cs, reach, w);
+    free(reach);
+    if (built != 0) {
+        capsets_free(cs);
+        return -1;
+    }
+    /* at most two sets per region */
+    cs->set = malloc(sizeof(capset) * (2 * (size_t)cs->nregions + 1));
+    sq_t *pool = NULL;
+    if (cs->set) {
+        uint32_t used = choose_sets(cs, &g);
+        pool = malloc(sizeof(sq_t) * ((size_t)used + 1));
+        if (pool)
+            list_squares(cs, &g, pool);
+    }
+    rgraph_free(&g);
+    cs->sq = pool;
+    if (!pool || index_members(cs) != 0) {
+        capsets_free(cs);
+        return -1;
+    }
     return 0;
 }
 

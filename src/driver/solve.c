@@ -299,6 +299,121 @@ static int zone_reachable(const level *lv, const board *b, const zones *z, const
     return ok;
 }
 
+/* One --zones run: the level and its zones, the position reached so far
+ * (g; g2 is scratch) with the zones done and how many are left, the joined
+ * solution, and what the zones' searches may use. */
+typedef struct zone_run {
+    const level *lv;
+    const board *b;
+    const options *o;
+    const search_limits *lim;
+    uint64_t mem_limit;
+    stats *st;
+    zones z;
+    int ncells, left;
+    char *g, *g2, *done;
+    int64_t end; /* when the zones' share of the level's time runs out */
+    strbuf sol;
+    int trace;
+} zone_run;
+
+enum { ZONE_NOT_SOLVED, ZONE_TAKEN, ZONE_SHUTS_OUT };
+
+/* Marks done the zones whose boxes all start on goals (their boxes stay)
+ * and counts the others into zr->left. */
+static void zones_first_done(zone_run *zr)
+{
+    const board *b = zr->b;
+    for (int k = 0; k < zr->z.n; k++)
+        zr->done[k] = 1;
+    for (int i = 0; i < b->nboxes; i++)
+        if (!b->is_goal[b->start_boxes[i]])
+            zr->done[zr->z.of[b->start_boxes[i]]] = 0;
+    for (int k = 0; k < zr->z.n; k++)
+        zr->left += !zr->done[k];
+}
+
+/* Solves zone k's sub-level from zr->g in its share of the time left (from
+ * now), adding the counters to zr->st. A solution is taken (played on g,
+ * appended to the joined solution, the zone done) when every other zone
+ * left stays in the player's reach afterwards, or when last_resort says no
+ * zone could be taken so in a whole pass. Returns ZONE_TAKEN, ZONE_SHUTS_OUT
+ * (solved but not taken) or ZONE_NOT_SOLVED. */
+static int try_zone(zone_run *zr, int k, int64_t now, int last_resort)
+{
+    const level *lv = zr->lv;
+    const zones *z = &zr->z;
+    char *text = zone_text(lv, zr->b, z, zr->g, k);
+    collection c;
+    collection_parse(&c, "zone", text, strlen(text));
+    if (zr->trace)
+        fprintf(stderr, "zones: zone %d of %d, %d left:\n%s%s\n", k, z->n, zr->left, text,
+                c.nlevels == 1 && c.levels[0].error ? c.levels[0].error : "");
+    free(text);
+    int taken = ZONE_NOT_SOLVED;
+    if (c.nlevels == 1 && !c.levels[0].error) {
+        /* the player ends where it can go on to the other zones */
+        int ends[LEVEL_END_MAX];
+        int nends = zone_end_cells(lv, zr->b, z, zr->g, zr->done, k, ends);
+        for (int e = 0; e < nends; e++)
+            c.levels[0].end_cell1[e] = ends[e] + 1;
+        options so = *zr->o;
+        so.zones = 0;
+        so.optimize = 0;
+        search_limits sl = *zr->lim;
+        sl.start_ns = now;
+        sl.deadline_ns = now + (zr->end - now) / zr->left;
+        if (zr->lim->max_nodes)
+            sl.max_nodes = zr->lim->max_nodes - zr->st->nodes;
+        solve_result r;
+        solve_level(&c.levels[0], &so, &sl, zr->mem_limit, &r);
+        stats_add(zr->st, &r.st);
+        if (zr->trace)
+            fprintf(stderr, "zones: zone %d (%d boxes): %s %s in %.2f s, %llu positions\n", k,
+                    z->boxes[k], result_status_text(r.status), r.reason, r.seconds,
+                    (unsigned long long)r.st.nodes);
+        if (r.status == RESULT_SOLVED) {
+            memcpy(zr->g2, zr->g, (size_t)zr->ncells);
+            grid_play(zr->g2, zr->ncells, lv->width, r.lurd);
+            int open_all = 1;
+            for (int j = 0; j < z->n && open_all; j++)
+                if (!zr->done[j] && j != k)
+                    open_all = zone_reachable(lv, zr->b, z, zr->g2, j);
+            if (open_all || last_resort) {
+                memcpy(zr->g, zr->g2, (size_t)zr->ncells);
+                sb_puts(&zr->sol, r.lurd);
+                zr->done[k] = 1;
+                zr->left--;
+                taken = ZONE_TAKEN;
+            } else {
+                taken = ZONE_SHUTS_OUT;
+            }
+        }
+        solve_result_free(&r);
+    }
+    collection_free(&c);
+    return taken;
+}
+
+/* Verifies the joined solution on the whole level and finishes it into res
+ * (finish_solution). Returns 1 when solved. */
+static int join_zones(zone_run *zr, solve_result *res)
+{
+    char *text = sb_take(&zr->sol);
+    movelist mv;
+    moves_init(&mv);
+    char err[160];
+    int solved = 0;
+    if (lurd_decode(text, &mv, err, sizeof err) == 0 &&
+        finish_solution(zr->b, &mv, zr->o, zr->lim, zr->mem_limit, res) == 0) {
+        res->strategy = "zones";
+        solved = 1;
+    }
+    moves_free(&mv);
+    free(text);
+    return solved;
+}
+
 /* --zones: solves a level whose boxes fall into two or more zones they
  * never leave (analysis/zones.h), each with as many goals as boxes, one
  * zone at a time: each a sub-level of its own (the other zones' boxes as
@@ -313,114 +428,51 @@ static int solve_by_zones(const level *lv, const board *b, const options *o,
                           const search_limits *lim, uint64_t mem_limit, solve_result *res,
                           stats *st)
 {
-    zones z;
-    if (zones_find(b, &z) != 0)
+    zone_run zr = {.lv = lv, .b = b, .o = o, .lim = lim, .mem_limit = mem_limit, .st = st};
+    if (zones_find(b, &zr.z) != 0)
         return 0;
-    if (!z.balanced || z.active < 2) {
-        zones_free(&z);
+    if (!zr.z.balanced || zr.z.active < 2) {
+        zones_free(&zr.z);
         return 0;
     }
-    int ncells = lv->width * lv->height, left = 0, solved = 0;
-    char *g = xmalloc((size_t)ncells);
-    memcpy(g, lv->grid, (size_t)ncells);
-    char *done = xcalloc((size_t)z.n, 1);
-    /* a zone whose boxes all start on goals is done: its boxes stay */
-    for (int k = 0; k < z.n; k++)
-        done[k] = 1;
-    for (int i = 0; i < b->nboxes; i++)
-        if (!b->is_goal[b->start_boxes[i]])
-            done[z.of[b->start_boxes[i]]] = 0;
-    for (int k = 0; k < z.n; k++)
-        left += !done[k];
-    int64_t end = lim->start_ns + (int64_t)((double)(lim->deadline_ns - lim->start_ns) * ZONES_SHARE);
-    strbuf sol;
-    sb_init(&sol);
-    char *g2 = xmalloc((size_t)ncells);
-    const int trace = getenv("KEEPER_TRACE_ZONES") != NULL;
-    for (int progress = 1, shut = 0, last_resort = 0; left && (progress || shut);) {
+    zr.ncells = lv->width * lv->height;
+    zr.g = xmalloc((size_t)zr.ncells);
+    memcpy(zr.g, lv->grid, (size_t)zr.ncells);
+    zr.g2 = xmalloc((size_t)zr.ncells);
+    zr.done = xcalloc((size_t)zr.z.n, 1);
+    zones_first_done(&zr);
+    zr.end = lim->start_ns + (int64_t)((double)(lim->deadline_ns - lim->start_ns) * ZONES_SHARE);
+    sb_init(&zr.sol);
+    zr.trace = getenv("KEEPER_TRACE_ZONES") != NULL;
+    for (int progress = 1, shut = 0, last_resort = 0; zr.left && (progress || shut);) {
         /* a pass that took no zone only because each solution shut
          * another zone out: the next pass takes the first solution found */
         last_resort = !progress && shut;
         progress = 0;
         shut = 0;
-        for (int k = 0; k < z.n && left; k++) {
+        for (int k = 0; k < zr.z.n && zr.left; k++) {
             int64_t now = timer_now_ns();
-            if (done[k] || now >= end || (lim->interrupt && atomic_load(lim->interrupt)) ||
+            if (zr.done[k] || now >= zr.end || (lim->interrupt && atomic_load(lim->interrupt)) ||
                 (lim->max_nodes && st->nodes >= lim->max_nodes))
                 continue;
-            char *text = zone_text(lv, b, &z, g, k);
-            collection c;
-            collection_parse(&c, "zone", text, strlen(text));
-            if (trace)
-                fprintf(stderr, "zones: zone %d of %d, %d left:\n%s%s\n", k, z.n, left, text,
-                        c.nlevels == 1 && c.levels[0].error ? c.levels[0].error : "");
-            free(text);
-            if (c.nlevels == 1 && !c.levels[0].error) {
-                /* the player ends where it can go on to the other zones */
-                int ends[LEVEL_END_MAX];
-                int nends = zone_end_cells(lv, b, &z, g, done, k, ends);
-                for (int e = 0; e < nends; e++)
-                    c.levels[0].end_cell1[e] = ends[e] + 1;
-                options so = *o;
-                so.zones = 0;
-                so.optimize = 0;
-                search_limits sl = *lim;
-                sl.start_ns = now;
-                sl.deadline_ns = now + (end - now) / left;
-                if (lim->max_nodes)
-                    sl.max_nodes = lim->max_nodes - st->nodes;
-                solve_result r;
-                solve_level(&c.levels[0], &so, &sl, mem_limit, &r);
-                stats_add(st, &r.st);
-                if (trace)
-                    fprintf(stderr, "zones: zone %d (%d boxes): %s %s in %.2f s, %llu positions\n",
-                            k, z.boxes[k], result_status_text(r.status), r.reason, r.seconds,
-                            (unsigned long long)r.st.nodes);
-                if (r.status == RESULT_SOLVED) {
-                    /* Taken when every other zone left stays in the
-                     * player's reach afterwards, or (last resort) when no
-                     * zone could be taken so in a whole pass. */
-                    memcpy(g2, g, (size_t)ncells);
-                    grid_play(g2, ncells, lv->width, r.lurd);
-                    int open_all = 1;
-                    for (int j = 0; j < z.n && open_all; j++)
-                        if (!done[j] && j != k)
-                            open_all = zone_reachable(lv, b, &z, g2, j);
-                    if (open_all || last_resort) {
-                        memcpy(g, g2, (size_t)ncells);
-                        sb_puts(&sol, r.lurd);
-                        done[k] = 1;
-                        left--;
-                        progress = 1;
-                        last_resort = 0;
-                    } else {
-                        shut = 1;
-                    }
-                }
-                solve_result_free(&r);
+            int t = try_zone(&zr, k, now, last_resort);
+            if (t == ZONE_TAKEN) {
+                progress = 1;
+                last_resort = 0;
+            } else if (t == ZONE_SHUTS_OUT) {
+                shut = 1;
             }
-            collection_free(&c);
         }
     }
-    if (!left) {
-        char *text = sb_take(&sol);
-        movelist mv;
-        moves_init(&mv);
-        char err[160];
-        if (lurd_decode(text, &mv, err, sizeof err) == 0 &&
-            finish_solution(b, &mv, o, lim, mem_limit, res) == 0) {
-            res->strategy = "zones";
-            solved = 1;
-        }
-        moves_free(&mv);
-        free(text);
-    } else {
-        sb_free(&sol);
-    }
-    free(done);
-    free(g2);
-    free(g);
-    zones_free(&z);
+    int solved = 0;
+    if (!zr.left)
+        solved = join_zones(&zr, res);
+    else
+        sb_free(&zr.sol);
+    free(zr.done);
+    free(zr.g2);
+    free(zr.g);
+    zones_free(&zr.z);
     return solved;
 }
 

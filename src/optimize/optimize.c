@@ -250,38 +250,36 @@ static double perm_cloud_size(const board *b, int n)
     return c;
 }
 
-int optimize_solution(const board *b, movelist *mv, const opt_config *cfg, search_limits *lim,
-                      membudget *mem, opt_report *rep)
+/* One step of a pass: a method with its settings, where its next run
+ * starts, and the solutions it found nothing better than. */
+typedef struct opt_step {
+    opt_method method;
+    int a, b; /* vicinity N1/N2, permutations N, global depth */
+    int from; /* where the step's next run starts (it ran out of time) */
+    long clean[2]; /* the solution (rep->improvements) a whole run of the
+                      step, in each ring direction, found nothing better
+                      than; -1 before */
+} opt_step;
+
+#define OPT_MAX_STEPS 16
+
+/* The ring direction a step runs in this pass (only the vicinity's rings
+ * have one). */
+static int step_dir(const opt_step *st, int pass)
 {
-    memset(rep, 0, sizeof *rep);
-    opt_state s = {.b = b, .cfg = cfg, .lim = lim, .mem = mem, .rep = rep};
-    replay_result rr;
-    if (!solution_replay(b, mv, &rr))
-        return -1;
-    rep->before = rep->after = rr.m;
-    s.m = rr.m;
-    moves_init(&s.best);
-    moves_init(&s.cand);
-    for (int i = 0; i < mv->n; i++)
-        moves_add(&s.best, mv->m[i] & 3, (mv->m[i] & MOVE_PUSH) != 0);
-    sol_trace_build(&s.tr, b, &s.best);
-    /* The steps of a pass: the cheap settings of each method first, the
-     * widest last (as YASO's quick searches); again while a pass improves,
-     * each pass turning the rings the other way. */
-    typedef struct step {
-        opt_method method;
-        int a, b; /* vicinity N1/N2, permutations N, global depth */
-        int from; /* where the step's next run starts (it ran out of time) */
-        long clean[2]; /* the solution (rep->improvements) a whole run of the
-                          step, in each ring direction, found nothing better
-                          than; -1 before */
-    } step;
-    step steps[16];
+    return st->method == OPT_M_vicinity ? pass & 1 : 0;
+}
+
+/* Fills steps (room for OPT_MAX_STEPS) with the steps of a pass among
+ * cfg's methods: the cheap settings of each method first, the widest last
+ * (as YASO's quick searches). Returns how many. */
+static int plan_steps(const board *b, const opt_config *cfg, opt_step *steps)
+{
     int nsteps = 0;
 #define STEP(m, x, y)                                                                    \
     do {                                                                                 \
         if (cfg->methods >> (m) & 1)                                                     \
-            steps[nsteps++] = (step){(m), (x), (y), 0, {-1, -1}};                        \
+            steps[nsteps++] = (opt_step){(m), (x), (y), 0, {-1, -1}};                    \
     } while (0)
     STEP(OPT_M_rearrangements, 0, 0);
     STEP(OPT_M_vicinity, 10, 0);
@@ -297,54 +295,71 @@ int optimize_solution(const board *b, movelist *mv, const opt_config *cfg, searc
     for (int n = 3; n <= 4; n++)
         if (perm_cloud_size(b, n) <= (double)cfg->max_configs)
             STEP(OPT_M_permutations, n, 0);
-    for (int d = 2; d <= cfg->global_depth && nsteps < 16; d++)
+    for (int d = 2; d <= cfg->global_depth && nsteps < OPT_MAX_STEPS; d++)
         STEP(OPT_M_global, d, 0);
 #undef STEP
-/* The ring direction a step runs in this pass (only the vicinity's rings
- * have one). */
-#define STEP_DIR(st, pass) ((st)->method == OPT_M_vicinity ? (pass) & 1 : 0)
+    return nsteps;
+}
+
+/* Runs step k of this pass on s->best, under s->lim narrowed to the step's
+ * share of the time. Returns 1 when it improved, 0 when not, -1 when
+ * stopped (the whole run or only the step's share). */
+static int run_step(opt_state *s, opt_step *steps, int nsteps, int k, int pass)
+{
+    opt_step *st = &steps[k];
+    search_limits *lim = s->lim;
+    int left = 0;
+    for (int j = k; j < nsteps; j++)
+        left += steps[j].clean[step_dir(&steps[j], pass)] != s->rep->improvements;
+    /* With a time limit, a step gets at most twice its share of the time
+     * left in the pass; what it leaves goes to the others, and a step cut
+     * short resumes where it stopped next pass. */
+    search_limits sub = *lim;
+    int64_t now = timer_now_ns();
+    if (lim->deadline_ns > 0)
+        sub.deadline_ns = now + MAX((lim->deadline_ns - now) * 2 / left, (int64_t)100000000);
+    if (sub.deadline_ns > lim->deadline_ns)
+        sub.deadline_ns = lim->deadline_ns;
+    s->lim = &sub;
+    int r;
+    if (st->method == OPT_M_rearrangements) {
+        r = rearrange_pass(s, &st->from);
+    } else if (st->method == OPT_M_permutations) {
+        r = permutation_pass(s, st->a, &st->from);
+    } else {
+        vicinity_config vc = {.clockwise = pass & 1};
+        if (st->method == OPT_M_global)
+            vc.global = st->a;
+        else
+            vc.near1 = st->a, vc.near2 = st->b;
+        r = window_pass(s, st->method, &vc, &st->from);
+    }
+    s->lim = lim;
+    return r;
+}
+
+/* Runs passes of the steps over s->best until one improves nothing (at
+ * least two passes, each turning the rings the other way, unless a step
+ * was cut short by its share of the time) or the run is stopped. */
+static void run_passes(opt_state *s, opt_step *steps, int nsteps)
+{
+    opt_report *rep = s->rep;
     for (int pass = 0;; pass++) {
         int improved = 0, stop = 0, capped = 0;
         for (int k = 0; k < nsteps && !stop; k++) {
-            step *st = &steps[k];
+            opt_step *st = &steps[k];
             /* A step that went over this very solution (in this ring
              * direction: only the vicinity's rings have one) and found
              * nothing would find nothing again: it is skipped (the search
              * is deterministic for a given solution). */
-            int dir = STEP_DIR(st, pass);
+            int dir = step_dir(st, pass);
             if (st->clean[dir] == rep->improvements)
                 continue;
-            int left = 0;
-            for (int j = k; j < nsteps; j++)
-                left += steps[j].clean[STEP_DIR(&steps[j], pass)] != rep->improvements;
-            /* With a time limit, a step gets at most twice its share of
-             * the time left in the pass; what it leaves goes to the others,
-             * and a step cut short resumes where it stopped next pass. */
-            search_limits sub = *lim;
-            int64_t now = timer_now_ns();
-            if (lim->deadline_ns > 0)
-                sub.deadline_ns = now + MAX((lim->deadline_ns - now) * 2 / left,
-                                            (int64_t)100000000);
-            if (sub.deadline_ns > lim->deadline_ns)
-                sub.deadline_ns = lim->deadline_ns;
-            s.lim = &sub;
-            int r, whole = st->from == 0;
+            int whole = st->from == 0;
             long version = rep->improvements;
-            if (st->method == OPT_M_rearrangements) {
-                r = rearrange_pass(&s, &st->from);
-            } else if (st->method == OPT_M_permutations) {
-                r = permutation_pass(&s, st->a, &st->from);
-            } else {
-                vicinity_config vc = {.clockwise = pass & 1};
-                if (st->method == OPT_M_global)
-                    vc.global = st->a;
-                else
-                    vc.near1 = st->a, vc.near2 = st->b;
-                r = window_pass(&s, st->method, &vc, &st->from);
-            }
-            s.lim = lim;
+            int r = run_step(s, steps, nsteps, k, pass);
             if (r < 0) {
-                if (stopped(&s)) {
+                if (stopped(s)) {
                     stop = 1;
                 } else {
                     rep->stop = STOP_NONE; /* only the step's share ran out */
@@ -359,7 +374,27 @@ int optimize_solution(const board *b, movelist *mv, const opt_config *cfg, searc
         if (stop || (!improved && !capped && pass >= 1))
             break;
     }
-#undef STEP_DIR
+}
+
+int optimize_solution(const board *b, movelist *mv, const opt_config *cfg, search_limits *lim,
+                      membudget *mem, opt_report *rep)
+{
+    memset(rep, 0, sizeof *rep);
+    opt_state s = {.b = b, .cfg = cfg, .lim = lim, .mem = mem, .rep = rep};
+    replay_result rr;
+    if (!solution_replay(b, mv, &rr))
+        return -1;
+    rep->before = rep->after = rr.m;
+    s.m = rr.m;
+    moves_init(&s.best);
+    moves_init(&s.cand);
+    for (int i = 0; i < mv->n; i++)
+        moves_add(&s.best, mv->m[i] & 3, (mv->m[i] & MOVE_PUSH) != 0);
+    sol_trace_build(&s.tr, b, &s.best);
+    /* The steps of a pass, again while a pass improves. */
+    opt_step steps[OPT_MAX_STEPS];
+    int nsteps = plan_steps(b, cfg, steps);
+    run_passes(&s, steps, nsteps);
     if (metrics_cmp(&s.m, &rr.m, cfg->metric) < 0) {
         mv->n = 0;
         for (int i = 0; i < s.best.n; i++)

@@ -759,49 +759,206 @@ static int build_cloud(vsearch *v, const movelist *mv, int i0, int i1,
     return rc;
 }
 
+/* What a segment's search looks for: the end configuration and the square
+ * the player must end on, at a cost no higher than the solution's; the
+ * cheapest end found so far and its node. */
+typedef struct vgoal {
+    int metric;
+    uint32_t end_cid;
+    sq_t end_sq;    /* the square push i1 + 1 starts from; SQ_NONE after the last push */
+    uint64_t bound; /* the segment's cost as the solution has it */
+    uint64_t best;
+    uint32_t best_node;
+} vgoal;
+
+/* The segment's cost as the solution has it: from after push i0 to just
+ * before push i1 + 1 (the walk to it included), or to the last push; in
+ * the metric's order (moves then pushes, or pushes then moves). */
+static uint64_t segment_cost(const sol_trace *t, int i0, int i1, int metric)
+{
+    const int P = t->npushes;
+    const int seg_moves = i1 < P ? t->move_at[i1 + 1] - 1 - t->move_at[i0]
+                                 : t->move_at[P] - t->move_at[i0];
+    const int seg_pushes = i1 - i0;
+    return metric == OPT_MOVES ? ((uint64_t)seg_moves << 32) | (uint64_t)seg_pushes
+                               : ((uint64_t)seg_pushes << 32) | (uint64_t)seg_moves;
+}
+
+/* Sets up v's scratch and an empty node table for board b. Returns -1
+ * when the budget refuses the table (v is freed). */
+static int vsearch_open(vsearch *v, const board *b, membudget *mem, search_limits *lim)
+{
+    memset(v, 0, sizeof *v);
+    v->b = b;
+    v->mem = mem;
+    v->lim = lim;
+    v->box_stamp = xcalloc((size_t)b->nsq, sizeof(uint32_t));
+    v->dist_stamp = xcalloc((size_t)b->nsq, sizeof(uint32_t));
+    v->dist = xmalloc(sizeof(uint16_t) * (size_t)b->nsq);
+    v->queue = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
+    v->from = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
+    v->tmask = 1023;
+    v->slot = mem_alloc(mem, sizeof(uint64_t) * (v->tmask + 1));
+    if (!v->slot) {
+        vsearch_free(v);
+        return -1;
+    }
+    memset(v->slot, 0xFF, sizeof(uint64_t) * (v->tmask + 1));
+    return 0;
+}
+
+/* Offers the children of node xi (closed, its player's region flooded):
+ * every push from its configuration to one in the cloud, cheaper than the
+ * bound and the best end so far. tmp: room for a configuration. Returns
+ * VIC_NONE, or VIC_TOO_BIG when the budget refuses a node. */
+static inline vicinity_result push_children(vsearch *v, const vgoal *g, uint32_t xi,
+                                            uint64_t *tmp)
+{
+    const board *b = v->b;
+    const int W = v->cl.W;
+    const uint32_t cid = v->nodes[xi].cid;
+    const uint64_t cost = v->nodes[xi].cost;
+    const uint64_t *bits = v->cl.bits + (size_t)cid * W;
+    const uint64_t key = v->cl.key[cid];
+    int is_new;
+    for (int w = 0; w < W; w++)
+        for (uint64_t xs = bits[w]; xs; xs &= xs - 1) {
+            sq_t s = (sq_t)(w * 64 + __builtin_ctzll(xs));
+            for (int d = 0; d < 4; d++) {
+                sq_t f = b->nb[s][d ^ 2], to = b->nb[s][d];
+                if (f == SQ_NONE || to == SQ_NONE || !reached(v, f) ||
+                    v->box_stamp[to] == v->gen || b->dead[to])
+                    continue;
+                uint64_t c = cost + step_cost(g->metric, v->dist[f]);
+                if (c > g->bound || c >= g->best)
+                    continue;
+                memcpy(tmp, bits, sizeof(uint64_t) * (size_t)W);
+                bit_clr(tmp, s);
+                bit_set(tmp, to);
+                uint32_t nc = cloud_find(&v->cl, key ^ b->zbox[s] ^ b->zbox[to], tmp);
+                if (nc == NONE32)
+                    continue;
+                uint32_t y = node_get(v, nc, s, &is_new);
+                if (y == NONE32)
+                    return VIC_TOO_BIG;
+                vnode *yn = &v->nodes[y]; /* node_get may move the nodes */
+                if (yn->closed || yn->cost <= c)
+                    continue;
+                yn->cost = c;
+                yn->parent = xi;
+                yn->dir = (uint8_t)d;
+                if (heap_push(&v->open, v->mem, c, y))
+                    return VIC_TOO_BIG;
+            }
+        }
+    return VIC_NONE;
+}
+
+/* The cheapest-first search over the cloud from the root node: pops the
+ * cheapest open node, records an end in g->best and g->best_node, pushes
+ * its children; until the open list holds nothing cheaper than the best
+ * end. Returns VIC_NONE, VIC_STOPPED (limits) or VIC_TOO_BIG (budget). */
+static vicinity_result cheapest_path(vsearch *v, vgoal *g, vicinity_stats *st)
+{
+    const int W = v->cl.W;
+    vicinity_result res = VIC_NONE;
+    stats dummy;
+    memset(&dummy, 0, sizeof dummy);
+    int64_t next_progress = 0;
+    uint64_t *tmp = xmalloc(sizeof(uint64_t) * (size_t)W);
+    uint64_t pops = 0;
+    while (v->open.n > 0) {
+        heap_item h = heap_pop(&v->open);
+        if (h.key >= g->best)
+            break;
+        vnode *x = &v->nodes[h.val];
+        if (x->closed || h.key != x->cost)
+            continue;
+        x->closed = 1;
+        if ((++pops & 255) == 0 &&
+            search_check_limits(v->lim, &dummy, &next_progress) != STOP_NONE) {
+            res = VIC_STOPPED;
+            break;
+        }
+        st->expanded++;
+        const uint64_t cost = x->cost;
+        flood(v, x->cid, x->sq);
+        if (x->cid == g->end_cid) {
+            if (g->end_sq == SQ_NONE || reached(v, g->end_sq)) {
+                uint64_t f = cost + (g->end_sq == SQ_NONE
+                                         ? 0
+                                         : walk_cost(g->metric, v->dist[g->end_sq]));
+                if (f < g->best && f <= g->bound) {
+                    g->best = f;
+                    g->best_node = h.val;
+                }
+            }
+            if (g->end_sq == SQ_NONE)
+                continue; /* solved: nothing to push */
+        }
+        res = push_children(v, g, h.val, tmp);
+        if (res != VIC_NONE)
+            break;
+    }
+    free(tmp);
+    return res;
+}
+
+/* Writes into out the solution with the segment replaced by the path to
+ * g->best_node: mv's moves up to push i0, the path's walks and pushes, the
+ * walk to g->end_sq and mv's moves from push i1 + 1 on. */
+static void write_segment(vsearch *v, const vgoal *g, const movelist *mv, const sol_trace *t,
+                          int i0, int i1, movelist *out)
+{
+    const board *b = v->b;
+    /* The path: the nodes from the end back to the start. */
+    uint32_t n = 0;
+    for (uint32_t y = g->best_node; y != NONE32; y = v->nodes[y].parent)
+        n++;
+    uint32_t *chain = xmalloc(sizeof(uint32_t) * n);
+    uint32_t k = n;
+    for (uint32_t y = g->best_node; y != NONE32; y = v->nodes[y].parent)
+        chain[--k] = y;
+    out->n = 0;
+    for (int m = 0; m <= t->move_at[i0]; m++)
+        moves_add(out, mv->m[m] & 3, (mv->m[m] & MOVE_PUSH) != 0);
+    for (uint32_t j = 1; j < n; j++) {
+        const vnode *p = &v->nodes[chain[j - 1]], *c = &v->nodes[chain[j]];
+        flood(v, p->cid, p->sq);
+        append_walk(v, b->nb[c->sq][c->dir ^ 2], out);
+        moves_add(out, c->dir, 1);
+    }
+    if (g->end_sq != SQ_NONE) {
+        const vnode *e = &v->nodes[g->best_node];
+        flood(v, e->cid, e->sq);
+        append_walk(v, g->end_sq, out);
+        for (int m = t->move_at[i1 + 1]; m < mv->n; m++)
+            moves_add(out, mv->m[m] & 3, (mv->m[m] & MOVE_PUSH) != 0);
+    }
+    free(chain);
+}
+
 vicinity_result vicinity_segment(const board *b, const movelist *mv, const sol_trace *t, int i0,
                                  int i1, const vicinity_config *cfg, search_limits *lim,
                                  membudget *mem, movelist *out, vicinity_stats *st)
 {
-    const int P = t->npushes, metric = cfg->metric;
+    const int P = t->npushes;
     vsearch v;
-    memset(&v, 0, sizeof v);
-    v.b = b;
-    v.mem = mem;
-    const int W = (b->nsq + 63) / 64;
-    vicinity_result res = VIC_NONE;
-    uint32_t start_cid = NONE32, end_cid = NONE32;
-    sq_t start_sq = SQ_NONE;
-    /* The segment's cost as the solution has it: from after push i0 to just
-     * before push i1 + 1 (the walk to it included), or to the last push. */
-    const int seg_moves = i1 < P ? t->move_at[i1 + 1] - 1 - t->move_at[i0]
-                                 : t->move_at[P] - t->move_at[i0];
-    const int seg_pushes = i1 - i0;
-    const uint64_t bound = metric == OPT_MOVES
-                               ? ((uint64_t)seg_moves << 32) | (uint64_t)seg_pushes
-                               : ((uint64_t)seg_pushes << 32) | (uint64_t)seg_moves;
-    /* Where the player must end: the square push i1 + 1 starts from. */
-    sq_t end_sq = SQ_NONE;
-    v.lim = lim;
-    v.box_stamp = xcalloc((size_t)b->nsq, sizeof(uint32_t));
-    v.dist_stamp = xcalloc((size_t)b->nsq, sizeof(uint32_t));
-    v.dist = xmalloc(sizeof(uint16_t) * (size_t)b->nsq);
-    v.queue = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
-    v.from = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
-    v.tmask = 1023;
-    v.slot = mem_alloc(mem, sizeof(uint64_t) * (v.tmask + 1));
-    if (!v.slot) {
-        vsearch_free(&v);
+    if (vsearch_open(&v, b, mem, lim) != 0)
         return VIC_TOO_BIG;
-    }
-    memset(v.slot, 0xFF, sizeof(uint64_t) * (v.tmask + 1));
-    int built = cloud_init(&v.cl, W, cfg->max_configs, mem);
+    uint32_t start_cid = NONE32;
+    sq_t start_sq = SQ_NONE;
+    vgoal g = {.metric = cfg->metric, .end_cid = NONE32, .end_sq = SQ_NONE,
+               .bound = segment_cost(t, i0, i1, cfg->metric), .best = UINT64_MAX,
+               .best_node = NONE32};
+    int built = cloud_init(&v.cl, (b->nsq + 63) / 64, cfg->max_configs, mem);
     if (built == 0)
-        built = cfg->permute > 0 ? build_perm_cloud(&v, mv, i0, i1, &start_cid, &end_cid, &start_sq)
+        built = cfg->permute > 0
+                    ? build_perm_cloud(&v, mv, i0, i1, &start_cid, &g.end_cid, &start_sq)
                 : cfg->global > 0
-                    ? build_global_cloud(&v, mv, i0, i1, cfg->global, &start_cid, &end_cid,
+                    ? build_global_cloud(&v, mv, i0, i1, cfg->global, &start_cid, &g.end_cid,
                                          &start_sq)
-                    : build_cloud(&v, mv, i0, i1, cfg, &start_cid, &end_cid, &start_sq);
+                    : build_cloud(&v, mv, i0, i1, cfg, &start_cid, &g.end_cid, &start_sq);
     if (built) {
         st->fit = v.fit;
         st->configs += v.cl.n;
@@ -814,7 +971,7 @@ vicinity_result vicinity_segment(const board *b, const movelist *mv, const sol_t
         sq_t player = b->start_player;
         for (int m = 0; m < t->move_at[i1 + 1]; m++)
             player = b->nb[player][mv->m[m] & 3];
-        end_sq = player;
+        g.end_sq = player;
     }
     int is_new;
     uint32_t root = node_get(&v, start_cid, start_sq, &is_new);
@@ -823,112 +980,12 @@ vicinity_result vicinity_segment(const board *b, const movelist *mv, const sol_t
         return VIC_TOO_BIG;
     }
     v.nodes[root].cost = 0;
-    uint64_t best = UINT64_MAX;
-    uint32_t best_node = NONE32;
-    stats dummy;
-    memset(&dummy, 0, sizeof dummy);
-    int64_t next_progress = 0;
-    uint64_t *tmp = xmalloc(sizeof(uint64_t) * (size_t)W);
-    uint64_t pops = 0;
-    while (v.open.n > 0) {
-        heap_item h = heap_pop(&v.open);
-        if (h.key >= best)
-            break;
-        vnode *x = &v.nodes[h.val];
-        if (x->closed || h.key != x->cost)
-            continue;
-        x->closed = 1;
-        if ((++pops & 255) == 0 && search_check_limits(lim, &dummy, &next_progress) != STOP_NONE) {
-            res = VIC_STOPPED;
-            break;
-        }
-        st->expanded++;
-        const uint32_t cid = x->cid;
-        const uint64_t cost = x->cost;
-        flood(&v, cid, x->sq);
-        if (cid == end_cid) {
-            if (end_sq == SQ_NONE || reached(&v, end_sq)) {
-                uint64_t f = cost + (end_sq == SQ_NONE ? 0 : walk_cost(metric, v.dist[end_sq]));
-                if (f < best && f <= bound) {
-                    best = f;
-                    best_node = h.val;
-                }
-            }
-            if (end_sq == SQ_NONE)
-                continue; /* solved: nothing to push */
-        }
-        const uint64_t *bits = v.cl.bits + (size_t)cid * W;
-        const uint64_t key = v.cl.key[cid];
-        for (int w = 0; w < W && res == VIC_NONE; w++)
-            for (uint64_t xs = bits[w]; xs; xs &= xs - 1) {
-                sq_t s = (sq_t)(w * 64 + __builtin_ctzll(xs));
-                for (int d = 0; d < 4; d++) {
-                    sq_t f = b->nb[s][d ^ 2], to = b->nb[s][d];
-                    if (f == SQ_NONE || to == SQ_NONE || !reached(&v, f) ||
-                        v.box_stamp[to] == v.gen || b->dead[to])
-                        continue;
-                    uint64_t c = cost + step_cost(metric, v.dist[f]);
-                    if (c > bound || c >= best)
-                        continue;
-                    memcpy(tmp, bits, sizeof(uint64_t) * (size_t)W);
-                    bit_clr(tmp, s);
-                    bit_set(tmp, to);
-                    uint32_t nc = cloud_find(&v.cl, key ^ b->zbox[s] ^ b->zbox[to], tmp);
-                    if (nc == NONE32)
-                        continue;
-                    uint32_t y = node_get(&v, nc, s, &is_new);
-                    if (y == NONE32) {
-                        res = VIC_TOO_BIG;
-                        break;
-                    }
-                    x = &v.nodes[h.val]; /* node_get may move the nodes */
-                    vnode *yn = &v.nodes[y];
-                    if (yn->closed || yn->cost <= c)
-                        continue;
-                    yn->cost = c;
-                    yn->parent = h.val;
-                    yn->dir = (uint8_t)d;
-                    if (heap_push(&v.open, v.mem, c, y)) {
-                        res = VIC_TOO_BIG;
-                        break;
-                    }
-                }
-                if (res != VIC_NONE)
-                    break;
-            }
-        if (res != VIC_NONE)
-            break;
-    }
-    free(tmp);
+    vicinity_result res = cheapest_path(&v, &g, st);
     st->states += v.nn;
     if (res == VIC_TOO_BIG)
         st->fit = (i1 - i0) / 2;
-    if (res == VIC_NONE && best_node != NONE32) {
-        /* The path: the nodes from the end back to the start. */
-        uint32_t n = 0;
-        for (uint32_t y = best_node; y != NONE32; y = v.nodes[y].parent)
-            n++;
-        uint32_t *chain = xmalloc(sizeof(uint32_t) * n);
-        uint32_t k = n;
-        for (uint32_t y = best_node; y != NONE32; y = v.nodes[y].parent)
-            chain[--k] = y;
-        out->n = 0;
-        for (int m = 0; m <= t->move_at[i0]; m++)
-            moves_add(out, mv->m[m] & 3, (mv->m[m] & MOVE_PUSH) != 0);
-        for (uint32_t j = 1; j < n; j++) {
-            const vnode *p = &v.nodes[chain[j - 1]], *c = &v.nodes[chain[j]];
-            flood(&v, p->cid, p->sq);
-            append_walk(&v, b->nb[c->sq][c->dir ^ 2], out);
-            moves_add(out, c->dir, 1);
-        }
-        if (end_sq != SQ_NONE) {
-            const vnode *e = &v.nodes[best_node];
-            flood(&v, e->cid, e->sq);
-            append_walk(&v, end_sq, out);
-            for (int m = t->move_at[i1 + 1]; m < mv->n; m++)
-                moves_add(out, mv->m[m] & 3, (mv->m[m] & MOVE_PUSH) != 0);
-        }
-        free(chain);
+    if (res == VIC_NONE && g.best_node != NONE32) {
+        write_segment(&v, &g, mv, t, i0, i1, out);
         res = VIC_BETTER;
     }
     vsearch_free(&v);
