@@ -138,16 +138,18 @@ dist: windows
 	@ls -l build/dist/*.zip build/dist/*.tar.gz
 
 # keeper-mpi: the CLI's shared modules (all but main.c) and the library,
-# compiled as usual; only its own file goes through mpicc. Nothing else
-# needs MPI.
+# compiled as usual; only its own files (src/mpi: the scheduler, its
+# thread pool, main and the payloads) go through mpicc. Nothing else needs
+# MPI.
 MPICC    ?= mpicc
+MPI_SRC  := $(wildcard src/mpi/*.c)
 HAVE_MPI := $(shell command -v mpicc > /dev/null 2>&1 && command -v mpirun > /dev/null 2>&1 && echo 1)
 define mpi_variant
-build/$(1)/obj/src/mpi/keeper_mpi.o: src/mpi/keeper_mpi.c $$(HDRS) | build/$(1)/dirs
+$$(MPI_SRC:%.c=build/$(1)/obj/%.o): build/$(1)/obj/%.o: %.c $$(HDRS) | build/$(1)/dirs
 	@mkdir -p $$(dir $$@)
 	$$(MPICC) $$(BASEFLAGS) $$($(1)_CFLAGS) $$(CFLAGS) -c $$< -o $$@
 
-build/$(1)/keeper-mpi: build/$(1)/obj/src/mpi/keeper_mpi.o \
+build/$(1)/keeper-mpi: $$(MPI_SRC:%.c=build/$(1)/obj/%.o) \
     $$(filter-out build/$(1)/obj/src/cli/main.o,$$(CLI_SRC:%.c=build/$(1)/obj/%.o)) \
     build/$(1)/libkeeper.a
 	$$(MPICC) $$($(1)_LDFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)

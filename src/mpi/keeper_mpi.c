@@ -1,57 +1,31 @@
 /* keeper_mpi.c: keeper-mpi, "keeper solve" and "keeper verify" with the
- * levels (solutions) spread over the ranks of an MPI job.
+ * levels (solutions) spread over the ranks of an MPI job: main, the
+ * arguments and files, and the two payloads. Where jobs run is the
+ * scheduler's (scheduler.h): this file makes each level or solution a job
+ * of bytes, runs it on whichever rank it lands, and takes the replies.
  *
- * Rank 0 reads the arguments and the files, broadcasts the files' bytes
+ * Rank 0 reads the arguments and the files and broadcasts the files' bytes
  * (every rank parses the same collections, so no shared file system is
- * needed and '-' works), then keeps the work queue: jobs go out largest
- * first, up to --threads at a time to each rank (rank 0 included, with
- * its own threads), and one more to each other rank that waits there, so
- * that a thread finishing a job starts the next at once instead of
- * waiting for rank 0 to hear of it. When no job is left to hand out and
- * some rank has a free thread, rank 0 recalls a waiting job from another
- * rank (a job not started yet comes back and goes out again), so that
- * none waits behind a long one. Results are written by rank 0 alone, in
- * input order, through the formatters of keeper solve and keeper verify
- * (solveout.h, verify.h): the output is byte for byte what keeper writes,
- * times aside.
+ * needed and '-' works); the scheduler then hands the jobs out largest
+ * first. Results are written by rank 0 alone, in input order, through the
+ * formatters of keeper solve and keeper verify (solveout.h, verify.h): the
+ * output is byte for byte what keeper writes, times aside.
  *
- * Messages: TAG_JOB (rank 0 to a worker): a 4-byte job id, then the job's
- * payload (verify: the solution; solve: nothing). TAG_STOP: no job will
- * follow (idle threads are then lent to running portfolios, as keeper
- * solve does); sent once every job has started. TAG_RECALL (rank 0 to a
- * worker, empty): give back a job not started; TAG_RECALLED (the reply):
- * its id, or -1 when every job there has started. TAG_RESULT (worker to
- * rank 0): the job id, then the reply (solve: the solve_result and its
- * strings; verify: the outcome and the text). TAG_ALIVE (worker to rank
- * 0, empty): a heartbeat every second. TAG_DONE (rank 0 to each live
- * worker, one byte): every reply is in; 1 when a rank was lost, so that no
- * rank waits in MPI_Finalize for it.
- * The ranks run the same binary: structs travel as bytes.
+ * Payloads: solve sends none (every rank has the levels: the job id says
+ * which), and replies with the solve_result and its strings; verify sends
+ * the solution and replies with the outcome and the text. The ranks run
+ * the same binary: structs travel as bytes.
  *
  * Signals (solve): SIGINT, SIGTERM and SIGHUP stop a run as they stop
  * keeper solve, on whichever rank they arrive (mpirun passes them on to
- * every rank, Slurm sends them to every task). A rank that gets one stops
- * the levels running there (they end 'interrupted') and starts none of
- * those waiting. Rank 0 then hands out no more jobs (those never sent count
- * as not started), sends TAG_INTERRUPT (empty) and, unless sent already,
- * TAG_STOP to every live worker, takes the replies still due and writes
- * every level finished, in input order. A worker that stops (its own
- * signal, or TAG_INTERRUPT) sends TAG_UNSTARTED: the ids of the jobs it
- * held and will not run, possibly none (which tells rank 0 to stop the run
- * when the signal reached this worker alone); a job arriving after that is
- * sent back the same way. A worker leaves its loop on TAG_STOP alone, so
- * every job sent to it is answered.
- *
- * Every rank's main thread does all MPI calls (MPI_THREAD_FUNNELED); the
- * solver threads only take jobs from and give results to a local pool.
- * Errors return (MPI_ERRORS_RETURN): a rank whose messages fail, or that
- * has jobs out and sent nothing for KEEPER_MPI_LOST_AFTER seconds (60), is
- * marked lost, its jobs that may have started reported as "worker lost"
- * (those waiting there go out again), and no more jobs go to it. (Open
- * MPI's mpirun ends the whole job when a rank dies unless run with
- * --enable-recovery; then the heartbeat is what notices.) */
+ * every rank, Slurm sends them to every task): they set the flag the
+ * scheduler watches, which stops every rank (scheduler.c says how): the
+ * levels running end 'interrupted', those not started are skipped, and
+ * every level finished is written, in input order. */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
+
+#include "scheduler.h"
 
 #include "../cli/cli.h"
 #include "../cli/solveout.h"
@@ -66,22 +40,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-enum { TAG_JOB = 1, TAG_STOP = 2, TAG_RESULT = 3, TAG_ALIVE = 4, TAG_DONE = 5, TAG_RECALL = 6,
-       TAG_RECALLED = 7, TAG_INTERRUPT = 8, TAG_UNSTARTED = 9 };
-
 /* Set on any rank by SIGINT, SIGTERM or SIGHUP (cli_catch_stop_signals, in
- * solve), on a worker also by TAG_INTERRUPT, on rank 0 also by a worker's
- * TAG_UNSTARTED; read by every thread (an atomic: see cmd_solve.c). */
+ * solve), and by the scheduler when another rank stopped (work.interrupt
+ * points here); read by every thread (an atomic: see cmd_solve.c). */
 static atomic_int interrupted = 0;
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the stop flag must be lock-free");
 
@@ -89,806 +57,6 @@ static void on_stop_signal(int sig)
 {
     (void)sig;
     atomic_store(&interrupted, 1);
-}
-
-/* Jobs a worker rank holds beyond its threads, waiting there. */
-#define AHEAD 1
-
-/* ------------------------------------------------------ work, any rank */
-
-/* A distributed run: njobs jobs, each run on some rank, each reply taken
- * on rank 0. */
-typedef struct work work;
-struct work {
-    int njobs;
-    int threads;    /* per rank */
-    int lost;       /* rank 0: ranks lost */
-    spares *spares; /* idle threads lent to running searches, or NULL */
-    atomic_int *interrupt; /* set: start no job, stop those running (solve);
-                              NULL: the run is not stopped (verify) */
-    /* Any rank: runs job id with its payload, appends the reply. */
-    void (*run)(work *w, int id, const char *payload, size_t n, strbuf *reply);
-    /* Rank 0: the job's payload (appended to out). */
-    void (*payload)(work *w, int id, strbuf *out);
-    /* Rank 0: the reply of job id arrived, or reply NULL: its rank was lost. */
-    void (*take)(work *w, int id, const char *reply, size_t n);
-    /* Rank 0: job id will not run (the run was interrupted first). */
-    void (*unstarted)(work *w, int id);
-    long *weight; /* rank 0: larger jobs go out first */
-};
-
-/* Whether the run is being stopped (a signal): no job starts any more. */
-static int stopping(const work *w)
-{
-    return w->interrupt && atomic_load(w->interrupt);
-}
-
-/* The threads of one rank and their jobs: a queue of jobs to run, a queue
- * of ids whose reply is ready. */
-typedef struct pool {
-    work *w;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;      /* a job queued, or the queue closed */
-    pthread_cond_t done_cv; /* a reply ready */
-    int *qid;
-    char **qpay;
-    size_t *qn;
-    int qh, qt, closed;
-    int *done;
-    int dh, dt;
-    strbuf *reply; /* by job id */
-    pthread_t *tids;
-    int nthreads;
-} pool;
-
-static void *pool_thread(void *arg)
-{
-    pool *p = arg;
-    for (;;) {
-        pthread_mutex_lock(&p->mu);
-        while (p->qh == p->qt && !p->closed)
-            pthread_cond_wait(&p->cv, &p->mu);
-        /* Stopping: the jobs queued stay there, for pool_interrupt. */
-        if (p->qh == p->qt || stopping(p->w)) {
-            pthread_mutex_unlock(&p->mu);
-            break;
-        }
-        int id = p->qid[p->qh];
-        char *pay = p->qpay[p->qh];
-        size_t n = p->qn[p->qh];
-        p->qh++;
-        pthread_mutex_unlock(&p->mu);
-        strbuf r;
-        sb_init(&r);
-        p->w->run(p->w, id, pay, n, &r);
-        free(pay);
-        pthread_mutex_lock(&p->mu);
-        p->reply[id] = r;
-        p->done[p->dt++] = id;
-        pthread_cond_signal(&p->done_cv);
-        pthread_mutex_unlock(&p->mu);
-    }
-    /* No job left for this rank: lend the thread to the levels still
-     * running here, until every thread is done. */
-    if (p->w->spares)
-        spares_serve(p->w->spares);
-    return NULL;
-}
-
-static void pool_start(pool *p, work *w)
-{
-    memset(p, 0, sizeof *p);
-    p->w = w;
-    size_t n = (size_t)w->njobs + 1;
-    p->qid = xcalloc(n, sizeof(int));
-    p->qpay = xcalloc(n, sizeof(char *));
-    p->qn = xcalloc(n, sizeof(size_t));
-    p->done = xcalloc(n, sizeof(int));
-    p->reply = xcalloc(n, sizeof(strbuf));
-    pthread_mutex_init(&p->mu, NULL);
-    pthread_cond_init(&p->cv, NULL);
-    pthread_cond_init(&p->done_cv, NULL);
-    p->nthreads = w->threads;
-    p->tids = xcalloc((size_t)p->nthreads, sizeof(pthread_t));
-    for (int t = 0; t < p->nthreads; t++)
-        pthread_create(&p->tids[t], NULL, pool_thread, p);
-}
-
-/* Queues job id; the pool owns pay (malloc'd, or NULL). */
-static void pool_push(pool *p, int id, char *pay, size_t n)
-{
-    pthread_mutex_lock(&p->mu);
-    p->qid[p->qt] = id;
-    p->qpay[p->qt] = pay;
-    p->qn[p->qt] = n;
-    p->qt++;
-    pthread_cond_signal(&p->cv);
-    pthread_mutex_unlock(&p->mu);
-}
-
-static void pool_close(pool *p)
-{
-    pthread_mutex_lock(&p->mu);
-    p->closed = 1;
-    pthread_cond_broadcast(&p->cv);
-    pthread_mutex_unlock(&p->mu);
-}
-
-/* A job whose reply is ready (its reply now belongs to the caller: free it
- * with sb_free), or -1. */
-static int pool_done(pool *p)
-{
-    pthread_mutex_lock(&p->mu);
-    int id = p->dh < p->dt ? p->done[p->dh++] : -1;
-    pthread_mutex_unlock(&p->mu);
-    return id;
-}
-
-/* Takes back the last job queued and not started: its id (its payload
- * freed), or -1 when there is none. */
-static int pool_recall(pool *p)
-{
-    pthread_mutex_lock(&p->mu);
-    int id = -1;
-    if (p->qh < p->qt) {
-        p->qt--;
-        id = p->qid[p->qt];
-        free(p->qpay[p->qt]);
-        p->qpay[p->qt] = NULL;
-    }
-    pthread_mutex_unlock(&p->mu);
-    return id;
-}
-
-/* The run is stopping: closes the queue and takes every job still queued
- * out of it (their payloads freed); writes their ids to ids (room for the
- * run's jobs) and returns their count. The pool's threads start no job
- * once stopping, so none of these has started. */
-static int pool_interrupt(pool *p, int32_t *ids)
-{
-    pthread_mutex_lock(&p->mu);
-    int n = 0;
-    for (; p->qh < p->qt; p->qh++) {
-        ids[n++] = p->qid[p->qh];
-        free(p->qpay[p->qh]);
-        p->qpay[p->qh] = NULL;
-    }
-    p->closed = 1;
-    pthread_cond_broadcast(&p->cv);
-    pthread_mutex_unlock(&p->mu);
-    return n;
-}
-
-static void pool_finish(pool *p)
-{
-    pool_close(p);
-    for (int t = 0; t < p->nthreads; t++)
-        pthread_join(p->tids[t], NULL);
-    for (int i = p->qh; i < p->qt; i++)
-        free(p->qpay[i]);
-    free(p->qid);
-    free(p->qpay);
-    free(p->qn);
-    free(p->done);
-    free(p->reply);
-    free(p->tids);
-    pthread_mutex_destroy(&p->mu);
-    pthread_cond_destroy(&p->cv);
-    pthread_cond_destroy(&p->done_cv);
-}
-
-/* Nothing to do: waits up to 1 ms for a message, or less when one of this
- * rank's threads finishes a job meanwhile (its reply then goes out at once:
- * with a plain 1 ms sleep, Microban I's 155 short levels lost 0.35 s of 2 s
- * waiting, one thread on one rank). */
-static void nap(pool *p)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_nsec += 1000000;
-    if (ts.tv_nsec >= 1000000000) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000;
-    }
-    pthread_mutex_lock(&p->mu);
-    if (p->dh == p->dt)
-        pthread_cond_timedwait(&p->done_cv, &p->mu, &ts);
-    pthread_mutex_unlock(&p->mu);
-}
-
-/* Whether rank 0 tells on stderr where jobs go (KEEPER_MPI_TRACE=1; the
- * test of recalls reads it). */
-static int tracing(void)
-{
-    static int t = -1;
-    if (t < 0) {
-        const char *s = getenv("KEEPER_MPI_TRACE");
-        t = s && *s && strcmp(s, "0") != 0;
-    }
-    return t;
-}
-
-/* The rank that the test of lost workers makes die (0: none). */
-static int lose_rank(void)
-{
-    const char *s = getenv("KEEPER_MPI_TEST_LOSE_RANK");
-    return s ? atoi(s) : 0;
-}
-
-/* A worker rank: runs the jobs rank 0 sends until TAG_STOP and the last
- * reply is sent. */
-static void serve(work *w, int me)
-{
-    pool p;
-    pool_start(&p, w);
-    int stop = 0, inflight = 0, halted = 0;
-    int32_t *unstarted = xcalloc((size_t)w->njobs + 1, sizeof(int32_t));
-    strbuf msg;
-    sb_init(&msg);
-    int64_t beat = timer_now_ns();
-    for (;;) {
-        int busy = 0, id;
-        if (timer_now_ns() - beat >= 1000000000) {
-            /* still here (rank 0 counts a rank silent too long as lost) */
-            MPI_Send("", 0, MPI_CHAR, 0, TAG_ALIVE, MPI_COMM_WORLD);
-            beat = timer_now_ns();
-        }
-        if (stopping(w) && !halted) {
-            /* A signal here or rank 0's TAG_INTERRUPT: the jobs waiting go
-             * back unstarted (none: rank 0 learns that the run stops). */
-            halted = 1;
-            int nu = pool_interrupt(&p, unstarted);
-            inflight -= nu;
-            if (MPI_Send(unstarted, nu * (int)sizeof(int32_t), MPI_CHAR, 0, TAG_UNSTARTED,
-                         MPI_COMM_WORLD) != MPI_SUCCESS)
-                stop = 2;
-            busy = 1;
-        }
-        while ((id = pool_done(&p)) >= 0) {
-            int32_t id32 = id;
-            sb_clear(&msg);
-            sb_putn(&msg, (const char *)&id32, sizeof id32);
-            sb_putn(&msg, p.reply[id].s ? p.reply[id].s : "", p.reply[id].len);
-            sb_free(&p.reply[id]);
-            if (MPI_Send(msg.s, (int)msg.len, MPI_CHAR, 0, TAG_RESULT, MPI_COMM_WORLD) !=
-                MPI_SUCCESS)
-                stop = 2;
-            inflight--;
-            busy = 1;
-        }
-        if (stop == 2 || (stop && inflight == 0))
-            break;
-        int flag = 0;
-        MPI_Status st;
-        if (MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS) {
-            stop = 2; /* rank 0 is gone */
-            break;
-        }
-        if (flag) {
-            int n = 0;
-            MPI_Get_count(&st, MPI_CHAR, &n);
-            char *buf = xmalloc((size_t)n + 1);
-            if (MPI_Recv(buf, n, MPI_CHAR, 0, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
-                MPI_SUCCESS) {
-                free(buf);
-                stop = 2;
-                break;
-            }
-            if (st.MPI_TAG == TAG_STOP) {
-                stop = 1;
-                pool_close(&p);
-                free(buf);
-            } else if (st.MPI_TAG == TAG_INTERRUPT) {
-                free(buf);
-                if (w->interrupt)
-                    atomic_store(w->interrupt, 1); /* taken up at the loop's top */
-            } else if (st.MPI_TAG == TAG_RECALL) {
-                free(buf);
-                int32_t back = pool_recall(&p);
-                if (back >= 0)
-                    inflight--;
-                if (MPI_Send(&back, (int)sizeof back, MPI_CHAR, 0, TAG_RECALLED, MPI_COMM_WORLD) !=
-                    MPI_SUCCESS) {
-                    stop = 2;
-                    break;
-                }
-            } else if (st.MPI_TAG != TAG_JOB || n < (int)sizeof(int32_t)) {
-                free(buf); /* not a job (cannot happen): dropped */
-                fprintf(stderr, "keeper-mpi: rank %d: unexpected message (tag %d, %d bytes)\n", me,
-                        st.MPI_TAG, n);
-            } else {
-                if (me == lose_rank())
-                    _exit(3); /* the test of a lost worker */
-                int32_t id32;
-                memcpy(&id32, buf, sizeof id32);
-                if (halted) {
-                    /* sent before rank 0 knew: back, unstarted */
-                    free(buf);
-                    if (MPI_Send(&id32, (int)sizeof id32, MPI_CHAR, 0, TAG_UNSTARTED,
-                                 MPI_COMM_WORLD) != MPI_SUCCESS) {
-                        stop = 2;
-                        break;
-                    }
-                } else {
-                    size_t pn = (size_t)n - sizeof id32;
-                    char *pay = xmalloc(pn + 1);
-                    memcpy(pay, buf + sizeof id32, pn);
-                    free(buf);
-                    pool_push(&p, id32, pay, pn);
-                    inflight++;
-                }
-            }
-            busy = 1;
-        }
-        if (!busy)
-            nap(&p);
-    }
-    sb_free(&msg);
-    free(unstarted);
-    pool_finish(&p);
-    /* The end: rank 0 says whether some rank was lost, in which case this
-     * rank leaves without MPI_Finalize too (it would wait for the lost
-     * rank forever). A failed send means rank 0 is gone: leave as well.
-     * A TAG_INTERRUPT may come first (rank 0 stopped after this rank's
-     * last reply): taken and dropped, so that no message is left. */
-    char any_lost = 1;
-    while (stop != 2) {
-        MPI_Status st;
-        int n = 0;
-        if (MPI_Probe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &st) != MPI_SUCCESS)
-            break;
-        MPI_Get_count(&st, MPI_CHAR, &n);
-        char *buf = xmalloc((size_t)n + 1);
-        int rc = MPI_Recv(buf, n, MPI_CHAR, 0, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (rc == MPI_SUCCESS && st.MPI_TAG == TAG_DONE && n == 1)
-            any_lost = buf[0];
-        free(buf);
-        if (rc != MPI_SUCCESS || st.MPI_TAG == TAG_DONE)
-            break;
-    }
-    if (any_lost)
-        w->lost = 1;
-}
-
-/* Rank 0's view of the ranks. */
-typedef struct coord {
-    int *owner;           /* by job: the rank it went to */
-    char *got;            /* by job: its reply was taken */
-    int *load;            /* by rank: jobs out */
-    char *alive;          /* by rank: still given jobs */
-    int64_t *heard;       /* by rank: when it last sent anything */
-    int64_t lost_after_ns; /* a rank with jobs silent this long is lost */
-    int ndone;
-    int threads;          /* per rank */
-    int64_t *seq;         /* by job: when it was sent (a counter) */
-    int64_t nsent;
-    int *back, nback;     /* jobs to hand out again, before the queue's next */
-} coord;
-
-/* Rank r is lost: says so, its jobs that may have started are taken as
- * lost, those waiting there go out again, it gets no more. A worker runs
- * its jobs in the order they came, so with T threads the T sent first of
- * those it holds are the ones that may have started (a job that kills its
- * rank is not handed to the next). */
-static void lose(work *w, coord *cs, int r, const char *why)
-{
-    /* the jobs r holds; cut: 1 may have started (lost), 2 waits there
-     * (goes out again) */
-    int *held = xcalloc((size_t)cs->load[r] + 1, sizeof(int)), nheld = 0, nlost = 0;
-    for (int k = 0; k < w->njobs && nheld < cs->load[r]; k++)
-        if (cs->owner[k] == r && !cs->got[k])
-            held[nheld++] = k;
-    char *cut = xcalloc((size_t)nheld + 1, 1);
-    for (int i = 0; i < nheld; i++) {
-        int older = 0; /* jobs held by r sent before this one */
-        for (int j = 0; j < nheld; j++)
-            older += cs->seq[held[j]] < cs->seq[held[i]];
-        cut[i] = older < cs->threads ? 1 : 2;
-        nlost += cut[i] == 1;
-    }
-    fprintf(stderr, "keeper: error: rank %d lost (%s); its %d level%s marked 'worker lost'\n", r,
-            why, nlost, nlost == 1 ? "" : "s");
-    cs->alive[r] = 0;
-    w->lost++;
-    for (int i = 0; i < nheld; i++) {
-        int k = held[i];
-        if (cut[i] == 1) {
-            w->take(w, k, NULL, 0);
-            cs->got[k] = 1;
-            cs->ndone++;
-        } else {
-            cs->owner[k] = -1;
-            cs->back[cs->nback++] = k;
-        }
-    }
-    free(held);
-    free(cut);
-    cs->load[r] = 0;
-}
-
-/* Job id will not run (the run is stopping): said to w, and resolved. */
-static void unstart(work *w, coord *cs, int id)
-{
-    if (tracing())
-        fprintf(stderr, "keeper-mpi: trace: job %d not started\n", id);
-    w->unstarted(w, id);
-    cs->got[id] = 1;
-    cs->ndone++;
-}
-
-typedef struct weighed {
-    long weight;
-    int id;
-} weighed;
-
-static int heavier_first(const void *a, const void *b)
-{
-    const weighed *x = a, *y = b;
-    if (x->weight != y->weight)
-        return x->weight > y->weight ? -1 : 1;
-    return (x->id > y->id) - (x->id < y->id);
-}
-
-/* Rank 0: no job will follow, to every live worker rank. */
-static void stop_workers(const char *alive, int size)
-{
-    for (int r = 1; r < size; r++)
-        if (alive[r])
-            MPI_Send("", 0, MPI_CHAR, r, TAG_STOP, MPI_COMM_WORLD);
-}
-
-/* Rank 0: hands the jobs out (largest first) to the ranks, its own threads
- * included, and takes the replies as they come. */
-static void coordinate(work *w, int size)
-{
-    int n = w->njobs;
-    /* by weight, descending; equal weights keep input order */
-    weighed *wj = xcalloc((size_t)n + 1, sizeof(weighed));
-    for (int i = 0; i < n; i++)
-        wj[i] = (weighed){w->weight[i], i};
-    qsort(wj, (size_t)n, sizeof *wj, heavier_first);
-    int *order = xcalloc((size_t)n + 1, sizeof(int));
-    for (int i = 0; i < n; i++)
-        order[i] = wj[i].id;
-    free(wj);
-    coord cs;
-    memset(&cs, 0, sizeof cs);
-    int *owner = cs.owner = xcalloc((size_t)n + 1, sizeof(int));
-    char *got = cs.got = xcalloc((size_t)n + 1, 1);
-    int *load = cs.load = xcalloc((size_t)size, sizeof(int));
-    char *alive = cs.alive = xcalloc((size_t)size, 1);
-    memset(alive, 1, (size_t)size);
-    cs.heard = xcalloc((size_t)size, sizeof(int64_t));
-    for (int r = 0; r < size; r++)
-        cs.heard[r] = timer_now_ns();
-    const char *la = getenv("KEEPER_MPI_LOST_AFTER");
-    cs.lost_after_ns = (int64_t)((la && atof(la) > 0 ? atof(la) : 60.0) * 1e9);
-    MPI_Request *sreq = xcalloc((size_t)n + 1, sizeof(MPI_Request));
-    char **sbuf = xcalloc((size_t)n + 1, sizeof(char *));
-    int *pend = xcalloc((size_t)n + 1, sizeof(int)), npend = 0;
-    pool p;
-    pool_start(&p, w);
-    int next = 0, stopped = 0;
-    cs.threads = w->threads;
-    cs.seq = xcalloc((size_t)n + 1, sizeof(int64_t));
-    /* jobs recalled or taken from a lost rank, to hand out again before
-     * order[next] */
-    int *back = cs.back = xcalloc((size_t)n + 1, sizeof(int));
-    char *recalling = xcalloc((size_t)size, 1); /* by rank: a recall is out */
-    char *started = xcalloc((size_t)size, 1);   /* by rank: its last recall
-                                                   found no job waiting */
-    int halted = 0; /* the run is stopping: no job goes out any more */
-    int32_t *ids = xcalloc((size_t)n + 1, sizeof(int32_t));
-    strbuf msg;
-    sb_init(&msg);
-    for (;;) {
-        int busy = 0;
-        /* 0. Stopping (a signal on this rank, or a worker's TAG_UNSTARTED):
-         *    the jobs queued here and those not sent will not run; every
-         *    live worker is told to stop, and that no job will follow. The
-         *    replies still due are taken below; a job recalled or taken
-         *    back from a lost rank from now on does not run either. */
-        if (stopping(w)) {
-            if (!halted) {
-                halted = 1;
-                if (tracing())
-                    fprintf(stderr, "keeper-mpi: trace: stopping\n");
-                int nu = pool_interrupt(&p, ids);
-                for (int i = 0; i < nu; i++) {
-                    unstart(w, &cs, ids[i]);
-                    load[0]--;
-                }
-                for (int r = 1; r < size; r++)
-                    if (alive[r] &&
-                        MPI_Send("", 0, MPI_CHAR, r, TAG_INTERRUPT, MPI_COMM_WORLD) != MPI_SUCCESS)
-                        lose(w, &cs, r, "its messages fail");
-                if (!stopped)
-                    stop_workers(alive, size);
-                stopped = 1;
-            }
-            while (next < n)
-                unstart(w, &cs, order[next++]);
-            while (cs.nback > 0)
-                unstart(w, &cs, back[--cs.nback]);
-        }
-        /* 1. Hand out jobs while some rank has room: a free thread first
-         *    (the least loaded rank, the workers before rank 0), then a
-         *    place to wait on a worker rank. */
-        while (!halted && (next < n || cs.nback > 0)) {
-            int r = -1;
-            for (int k = 1; k <= size; k++) {
-                int q = k % size;
-                int room = (q == 0 ? w->threads : w->threads + AHEAD) - load[q];
-                if (alive[q] && room > 0 && (r < 0 || load[q] < load[r]))
-                    r = q;
-            }
-            if (r < 0)
-                break;
-            int id = cs.nback > 0 ? back[--cs.nback] : order[next++];
-            sb_clear(&msg);
-            int32_t id32 = id;
-            sb_putn(&msg, (const char *)&id32, sizeof id32);
-            w->payload(w, id, &msg);
-            if (r == 0) {
-                size_t pn = msg.len - sizeof id32;
-                char *pay = xmalloc(pn + 1);
-                memcpy(pay, msg.s + sizeof id32, pn);
-                pool_push(&p, id, pay, pn);
-            } else {
-                /* Not a blocking send: the worker may be sending a long
-                 * reply at this moment, both would wait for the other. */
-                int len = (int)msg.len;
-                if (sbuf[id]) { /* a recalled job's earlier send */
-                    MPI_Wait(&sreq[id], MPI_STATUS_IGNORE);
-                    for (int i = 0; i < npend; i++)
-                        if (pend[i] == id)
-                            pend[i--] = pend[--npend];
-                    free(sbuf[id]);
-                }
-                sbuf[id] = sb_take(&msg);
-                if (MPI_Isend(sbuf[id], len, MPI_CHAR, r, TAG_JOB, MPI_COMM_WORLD, &sreq[id]) !=
-                    MPI_SUCCESS) {
-                    fprintf(stderr,
-                            "keeper: error: rank %d cannot be reached; no more jobs go to it\n", r);
-                    free(sbuf[id]);
-                    sbuf[id] = NULL;
-                    alive[r] = 0;
-                    back[cs.nback++] = id; /* the job goes to another rank */
-                    continue;
-                }
-                pend[npend++] = id;
-            }
-            if (tracing())
-                fprintf(stderr, "keeper-mpi: trace: job %d to rank %d\n", id, r);
-            owner[id] = r;
-            cs.seq[id] = cs.nsent++;
-            load[r]++;
-            busy = 1;
-        }
-        /* The jobs sent: their buffers are free once the sends complete. */
-        for (int i = 0; i < npend; i++) {
-            int id = pend[i], flag = 0;
-            if (MPI_Test(&sreq[id], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
-                if (alive[owner[id]])
-                    lose(w, &cs, owner[id], "a job could not be sent");
-                flag = 1;
-            }
-            if (flag) {
-                free(sbuf[id]);
-                sbuf[id] = NULL;
-                pend[i--] = pend[--npend];
-            }
-        }
-        /* 1b. Nothing left to hand out, a thread free somewhere: recall a
-         *     job waiting on a worker rank. */
-        int free_thread = 0, waiting = 0, out = 0;
-        for (int r = 0; r < size; r++)
-            if (alive[r]) {
-                free_thread |= load[r] < w->threads;
-                waiting |= load[r] > w->threads;
-                out |= recalling[r];
-            }
-        if (!halted && next == n && cs.nback == 0 && free_thread)
-            for (int r = 1; r < size; r++)
-                if (alive[r] && load[r] > w->threads && !recalling[r] && !started[r]) {
-                    if (MPI_Send("", 0, MPI_CHAR, r, TAG_RECALL, MPI_COMM_WORLD) != MPI_SUCCESS) {
-                        lose(w, &cs, r, "its messages fail");
-                        continue;
-                    }
-                    recalling[r] = 1;
-                    out = 1;
-                    break; /* one at a time: its job may fill the free thread */
-                }
-        /* 2. Every job started: the ranks may lend their idle threads. */
-        if (next == n && cs.nback == 0 && !waiting && !out && !stopped) {
-            stop_workers(alive, size);
-            pool_close(&p);
-            stopped = 1;
-        }
-        if (cs.ndone == n)
-            break;
-        /* 3. Replies from rank 0's threads, then from the other ranks. */
-        int id;
-        while ((id = pool_done(&p)) >= 0) {
-            if (tracing())
-                fprintf(stderr, "keeper-mpi: trace: job %d done on rank 0\n", id);
-            w->take(w, id, p.reply[id].s ? p.reply[id].s : "", p.reply[id].len);
-            sb_free(&p.reply[id]);
-            got[id] = 1;
-            load[0]--;
-            cs.ndone++;
-            busy = 1;
-        }
-        int64_t now = timer_now_ns();
-        for (int r = 1; r < size; r++) {
-            int flag = 0, rc;
-            MPI_Status st;
-            while (alive[r] && MPI_Iprobe(r, TAG_ALIVE, MPI_COMM_WORLD, &flag, &st) == MPI_SUCCESS &&
-                   flag) {
-                MPI_Recv(NULL, 0, MPI_CHAR, r, TAG_ALIVE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                cs.heard[r] = now;
-            }
-            /* r stopped: the jobs it will not run (and, when the signal
-             * reached r alone, the news that the run stops) */
-            while (alive[r] && MPI_Iprobe(r, TAG_UNSTARTED, MPI_COMM_WORLD, &flag, &st) ==
-                                   MPI_SUCCESS &&
-                   flag) {
-                int len = 0;
-                MPI_Get_count(&st, MPI_CHAR, &len);
-                if (len < 0 || len > n * (int)sizeof(int32_t) ||
-                    MPI_Recv(ids, len, MPI_CHAR, r, TAG_UNSTARTED, MPI_COMM_WORLD,
-                             MPI_STATUS_IGNORE) != MPI_SUCCESS) {
-                    lose(w, &cs, r, "its messages fail");
-                    break;
-                }
-                cs.heard[r] = now;
-                for (int i = 0; i < len / (int)sizeof(int32_t); i++)
-                    if (ids[i] >= 0 && ids[i] < n && owner[ids[i]] == r && !got[ids[i]]) {
-                        unstart(w, &cs, ids[i]);
-                        load[r]--;
-                    }
-                if (w->interrupt)
-                    atomic_store(w->interrupt, 1);
-                busy = 1;
-            }
-            if (alive[r] && recalling[r] &&
-                MPI_Iprobe(r, TAG_RECALLED, MPI_COMM_WORLD, &flag, &st) == MPI_SUCCESS && flag) {
-                int32_t back_id = -1;
-                if (MPI_Recv(&back_id, (int)sizeof back_id, MPI_CHAR, r, TAG_RECALLED,
-                             MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
-                    lose(w, &cs, r, "its messages fail");
-                    continue;
-                }
-                cs.heard[r] = now;
-                recalling[r] = 0;
-                if (tracing())
-                    fprintf(stderr, "keeper-mpi: trace: recall from rank %d: %s %d\n", r,
-                            back_id >= 0 ? "job" : "none waiting", back_id);
-                if (back_id >= 0 && back_id < n && owner[back_id] == r && !got[back_id]) {
-                    owner[back_id] = -1;
-                    load[r]--;
-                    back[cs.nback++] = back_id;
-                } else {
-                    started[r] = 1; /* no recall until its next reply */
-                }
-                busy = 1;
-            }
-            if (!alive[r] || load[r] == 0)
-                continue;
-            if (now - cs.heard[r] > cs.lost_after_ns) {
-                lose(w, &cs, r, "silent too long");
-                busy = 1;
-                continue;
-            }
-            rc = MPI_Iprobe(r, TAG_RESULT, MPI_COMM_WORLD, &flag, &st);
-            char *buf = NULL;
-            int len = 0;
-            if (rc == MPI_SUCCESS && flag) {
-                MPI_Get_count(&st, MPI_CHAR, &len);
-                buf = xmalloc((size_t)len + 1);
-                rc = MPI_Recv(buf, len, MPI_CHAR, r, TAG_RESULT, MPI_COMM_WORLD,
-                              MPI_STATUS_IGNORE);
-            }
-            if (rc != MPI_SUCCESS) {
-                lose(w, &cs, r, "its messages fail");
-                free(buf);
-                busy = 1;
-                continue;
-            }
-            if (flag) {
-                cs.heard[r] = timer_now_ns();
-                int32_t id32;
-                memcpy(&id32, buf, sizeof id32);
-                if (tracing())
-                    fprintf(stderr, "keeper-mpi: trace: job %d done on rank %d\n", id32, r);
-                w->take(w, id32, buf + sizeof id32, (size_t)len - sizeof id32);
-                got[id32] = 1;
-                load[r]--;
-                cs.ndone++;
-                started[r] = 0;
-                busy = 1;
-            }
-            free(buf);
-        }
-        if (!busy)
-            nap(&p);
-    }
-    sb_free(&msg);
-    pool_finish(&p);
-    /* The stop not sent yet (a recall was out when the last reply came):
-     * every worker leaves its loop on it, before the end below. */
-    if (!stopped)
-        stop_workers(alive, size);
-    /* A recall's answer may come after the last reply (the job it found
-     * had started): taken, so that no message is left unreceived. */
-    for (int r = 1; r < size; r++)
-        if (alive[r] && recalling[r]) {
-            int32_t back_id;
-            MPI_Recv(&back_id, (int)sizeof back_id, MPI_CHAR, r, TAG_RECALLED, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE);
-        }
-    /* The end, to every live rank: whether a rank was lost (then none may
-     * call MPI_Finalize). */
-    char any_lost = w->lost > 0;
-    for (int r = 1; r < size; r++)
-        if (alive[r])
-            MPI_Send(&any_lost, 1, MPI_CHAR, r, TAG_DONE, MPI_COMM_WORLD);
-    /* Every job has its reply, so every send to a live rank is complete;
-     * those to lost ranks are left (the program leaves without
-     * MPI_Finalize then). */
-    for (int i = 0; i < npend; i++)
-        if (alive[owner[pend[i]]]) {
-            MPI_Wait(&sreq[pend[i]], MPI_STATUS_IGNORE);
-            free(sbuf[pend[i]]);
-        }
-    free(sreq);
-    free(sbuf);
-    free(pend);
-    free(back);
-    free(cs.seq);
-    free(recalling);
-    free(started);
-    free(ids);
-    free(order);
-    free(owner);
-    free(got);
-    free(load);
-    free(alive);
-    free(cs.heard);
-}
-
-/* CPUs this process may run on (its affinity mask), or 0 when unknown. */
-static int cpus_allowed(void)
-{
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) != 0)
-        return 0;
-    return CPU_COUNT(&set);
-}
-
-/* Runs w: rank 0 coordinates, the others serve. First rank 0 learns the
- * fewest CPUs a rank may use: mpirun binds each rank to one core by
- * default (with no more ranks than cores), so --threads 2 would share one
- * core (Microban I, -n 1 --threads 2: 2.32 s wall bound, 1.25 s with
- * --bind-to none); rank 0 warns, once. */
-static void distribute(work *w, int me, int size)
-{
-    int mine = cpus_allowed(), fewest = mine;
-    if (mine <= 0)
-        mine = fewest = 1 << 20; /* unknown: no warning */
-    MPI_Reduce(&mine, &fewest, 1, MPI_INT, MPI_MIN, 0, MPI_COMM_WORLD);
-    if (me == 0 && fewest < w->threads)
-        fprintf(stderr,
-                "keeper-mpi: warning: %d thread%s per rank, but a rank may run on only %d CPU%s "
-                "(mpirun binds each rank to a core by default): run mpirun with --bind-to none, "
-                "or --map-by slot:PE=%d\n",
-                w->threads, w->threads == 1 ? "" : "s", fewest, fewest == 1 ? "" : "s",
-                w->threads);
-    if (me == 0)
-        coordinate(w, size);
-    else
-        serve(w, me);
 }
 
 /* ---------------------------------------------------------------- files */
@@ -957,8 +125,10 @@ static int agree(int status)
 typedef struct solve_work {
     work w;
     const solve_args *a;
-    const collection *c;
+    collection *c;      /* by file */
     int nfiles;
+    char *resumed;      /* by level of c[0]: solved in the --resume file */
+    int nresumed;       /* rank 0: how many */
     const level **lv;   /* by job */
     int *file;          /* by job: its file */
     uint64_t mem;       /* memory budget of one thread */
@@ -1098,167 +268,221 @@ static void solve_usage(FILE *f)
     solve_usage_options(f);
 }
 
-static int mpi_solve(int argc, char **argv, int me, int size, int *lost)
+/* Parses solve's arguments (every rank parses the same) and checks what
+ * takes one file here. Returns 0 to run, a negative number after --help
+ * (rank 0 printed it), or the exit status every rank agreed on. */
+static int solve_args_check(solve_args *a, int argc, char **argv, int me)
 {
-    solve_args a;
-    int status = solve_parse_args(&a, argc, argv, "solve", 1);
-    if (status < 0 && me == 0)
-        solve_usage(stdout);
+    int status = solve_parse_args(a, argc, argv, "solve", 1);
     if (status < 0) {
-        solve_args_free(&a);
-        return 0;
+        if (me == 0)
+            solve_usage(stdout);
+        return status;
     }
-    if (!status && a.html && a.nfiles > 1)
+    if (!status && a->html && a->nfiles > 1)
         status = cli_usage_error("solve", "--html takes one input file");
     /* The output of a run over several files cannot be matched to each
      * file exactly: its JSON lines repeat level numbers, its LURD lines do
      * not say where a file ends. */
-    if (!status && a.resume && a.nfiles > 1)
+    if (!status && a->resume && a->nfiles > 1)
         status = cli_usage_error("solve", "--resume takes one input file (continue each file's "
                                           "run on its own)");
-    if (agree(status)) {
-        solve_args_free(&a);
-        return status;
-    }
-    speak();
-    collection *c = xcalloc((size_t)a.nfiles, sizeof(collection));
-    status = share_files(c, a.files, a.nfiles, me);
-    for (int f = 0; f < a.nfiles && !status && me == 0; f++) {
+    return agree(status);
+}
+
+/* The files shared and checked (rank 0 says what is wrong), rank 0's
+ * --resume file read and its output opened; then every rank learns the
+ * levels solved in the --resume file (sw->resumed). Returns 0, or the exit
+ * status every rank agreed on. */
+static int solve_input(solve_work *sw, int me)
+{
+    const solve_args *a = sw->a;
+    collection *c = sw->c;
+    int status = share_files(c, a->files, a->nfiles, me);
+    for (int f = 0; f < a->nfiles && !status && me == 0; f++) {
         if (c[f].error) {
             fprintf(stderr, "%s\n", c[f].error);
             status = EXIT_BAD_INPUT;
-        } else if (cli_check_level_sel(&a.sel, &c[f], "solve") != 0 ||
-                   solve_output_is_input(&a, a.files[f])) {
+        } else if (cli_check_level_sel(&a->sel, &c[f], "solve") != 0 ||
+                   solve_output_is_input(a, a->files[f])) {
             status = EXIT_BAD_INPUT;
         }
     }
     /* --resume: rank 0 reads the earlier output (solutions replayed); every
      * rank leaves out the levels solved there */
-    char *resumed = NULL; /* by level of c[0]: solved in the --resume file */
-    int nresumed = 0;
-    if (me == 0 && !status && a.resume &&
-        solve_resume_read(&a, &c[0], &resumed, &nresumed) != 0)
+    if (me == 0 && !status && a->resume &&
+        solve_resume_read(a, &c[0], &sw->resumed, &sw->nresumed) != 0)
         status = EXIT_BAD_INPUT;
-    FILE *out = NULL;
-    if (me == 0 && !status && !(out = solve_open_output(&a)))
+    if (me == 0 && !status && !(sw->out = solve_open_output(a)))
         status = EXIT_BAD_INPUT;
-    if (agree(status)) {
-        free(resumed);
-        for (int f = 0; f < a.nfiles; f++)
-            collection_free(&c[f]);
-        free(c);
-        solve_args_free(&a);
+    if ((status = agree(status)) != 0)
         return status;
-    }
-    if (a.resume) {
+    if (a->resume) {
         if (me != 0)
-            resumed = xcalloc((size_t)MAX(c[0].nlevels, 1), 1);
-        MPI_Bcast(resumed, c[0].nlevels, MPI_CHAR, 0, MPI_COMM_WORLD);
+            sw->resumed = xcalloc((size_t)MAX(c[0].nlevels, 1), 1);
+        MPI_Bcast(sw->resumed, c[0].nlevels, MPI_CHAR, 0, MPI_COMM_WORLD);
     }
+    return 0;
+}
 
-    solve_work sw;
-    memset(&sw, 0, sizeof sw);
-    sw.a = &a;
-    sw.c = c;
-    sw.nfiles = a.nfiles;
+/* The jobs, on every rank alike: the selected levels of every file but
+ * those the --resume file solved, weighed by size; the hooks, the threads
+ * per rank and each one's memory. */
+static void solve_jobs(solve_work *sw)
+{
+    const solve_args *a = sw->a;
+    const collection *c = sw->c;
     int total = 0;
-    for (int f = 0; f < a.nfiles; f++)
+    for (int f = 0; f < a->nfiles; f++)
         total += c[f].nlevels;
-    sw.lv = xcalloc((size_t)total + 1, sizeof(level *));
-    sw.file = xcalloc((size_t)total + 1, sizeof(int));
-    sw.file_end = xcalloc((size_t)a.nfiles, sizeof(int));
-    sw.file_jobs = xcalloc((size_t)a.nfiles, sizeof(int));
-    sw.w.weight = xcalloc((size_t)total + 1, sizeof(long));
+    sw->lv = xcalloc((size_t)total + 1, sizeof(level *));
+    sw->file = xcalloc((size_t)total + 1, sizeof(int));
+    sw->file_end = xcalloc((size_t)a->nfiles, sizeof(int));
+    sw->file_jobs = xcalloc((size_t)a->nfiles, sizeof(int));
+    sw->w.weight = xcalloc((size_t)total + 1, sizeof(long));
     int n = 0;
-    for (int f = 0; f < a.nfiles; f++) {
+    for (int f = 0; f < a->nfiles; f++) {
         for (int k = 0; k < c[f].nlevels; k++) {
             const level *lv = &c[f].levels[k];
-            if (!cli_selected(&a.sel, lv->index) || (resumed && f == 0 && resumed[k]))
+            if (!cli_selected(&a->sel, lv->index) || (sw->resumed && f == 0 && sw->resumed[k]))
                 continue;
-            sw.file[n] = f;
+            sw->file[n] = f;
             /* size: boxes first, then the board's area */
-            sw.w.weight[n] = lv->error ? 0 : (long)level_count(lv, '$') * 100000 +
-                                                 (long)lv->width * lv->height;
-            sw.lv[n++] = lv;
+            sw->w.weight[n] = lv->error ? 0 : (long)level_count(lv, '$') * 100000 +
+                                                  (long)lv->width * lv->height;
+            sw->lv[n++] = lv;
         }
-        sw.file_end[f] = n;
-        sw.file_jobs[f] = n - (f ? sw.file_end[f - 1] : 0);
+        sw->file_end[f] = n;
+        sw->file_jobs[f] = n - (f ? sw->file_end[f - 1] : 0);
     }
-    sw.w.njobs = n;
-    sw.w.threads = driver_threads(&a.o, n);
-    free(resumed);
-    sw.w.run = solve_run;
-    sw.w.payload = solve_payload;
-    sw.w.take = solve_take;
-    sw.w.unstarted = solve_unstarted;
-    sw.w.interrupt = &interrupted;
-    sw.mem = driver_memory_share(&a.o, sw.w.threads);
+    sw->w.njobs = n;
+    sw->w.threads = driver_threads(&a->o, n);
+    sw->w.run = solve_run;
+    sw->w.payload = solve_payload;
+    sw->w.take = solve_take;
+    sw->w.unstarted = solve_unstarted;
+    sw->w.interrupt = &interrupted;
+    sw->mem = driver_memory_share(&a->o, sw->w.threads);
+}
+
+/* Rank 0, before the run: room for the results, then what keeper solve
+ * writes first (the --resume note, the first file's header and notes, and
+ * the files with no level selected). */
+static void solve_begin(solve_work *sw)
+{
+    const solve_args *a = sw->a;
+    int n = sw->w.njobs;
+    sw->res = xcalloc((size_t)n + 1, sizeof(solve_result));
+    sw->keep = xcalloc((size_t)n + 1, sizeof(char *));
+    sw->done = xcalloc((size_t)n + 1, 1);
+    sw->t_file = timer_now_ns();
+    if (a->resume && !a->quiet)
+        solveout_resumed(stderr, a->resume, sw->nresumed);
+    if (!a->quiet)
+        solveout_header(stderr, sw->c[0].name, sw->file_jobs[0], &a->o,
+                        driver_threads(&a->o, sw->file_jobs[0]));
+    solveout_notes(sw->out, a->fmt, &sw->c[0]);
+    solve_flush(sw); /* files without a selected level */
+}
+
+/* Rank 0, --html: the page of the levels that ran. Returns 0, or -1 when
+ * it could not be written (said on stderr). */
+static int solve_html(const solve_work *sw)
+{
+    int n = sw->w.njobs;
+    const level **lp = xcalloc((size_t)n + 1, sizeof *lp);
+    const solve_result **rp = xcalloc((size_t)n + 1, sizeof *rp);
+    int m = 0;
+    for (int k = 0; k < n; k++)
+        if (sw->done[k] == 1) {
+            lp[m] = sw->lv[k];
+            rp[m++] = &sw->res[k];
+        }
+    int rc = solveout_html(sw->a->html, sw->c[0].name, lp, rp, m, sw->a->quiet) != 0 ? -1 : 0;
+    free(lp);
+    free(rp);
+    return rc;
+}
+
+/* Rank 0, after the run: the rest written, the output closed, the HTML
+ * page; the results freed. Returns the exit status. */
+static int solve_end(solve_work *sw)
+{
+    const solve_args *a = sw->a;
+    solve_flush(sw);
+    int bad_out = solveout_close(sw->out, a->output, sw->write_errno) != 0;
+    if (a->html && solve_html(sw) != 0)
+        bad_out = 1;
+    int status = solveout_exit(&sw->sum, bad_out);
+    for (int k = 0; k < sw->w.njobs; k++) {
+        solve_result_free(&sw->res[k]);
+        free(sw->keep[k]);
+    }
+    free(sw->res);
+    free(sw->keep);
+    free(sw->done);
+    return status;
+}
+
+/* Every rank: the jobs spread over the ranks, idle threads lent to the
+ * levels still running, a signal stopping the run as it stops keeper solve
+ * (see the top of this file). Returns rank 0's exit status (0 on the other
+ * ranks); *lost: whether a rank was lost. */
+static int solve_spread(solve_work *sw, int me, int size, int *lost)
+{
     spares sp;
-    spares_init(&sp, sw.w.threads, sw.mem);
-    sw.w.spares = &sp;
-    int bad_out = 0;
-    if (me == 0) {
-        sw.res = xcalloc((size_t)n + 1, sizeof(solve_result));
-        sw.keep = xcalloc((size_t)n + 1, sizeof(char *));
-        sw.done = xcalloc((size_t)n + 1, 1);
-        sw.out = out;
-        sw.t_file = timer_now_ns();
-        if (a.resume && !a.quiet)
-            solveout_resumed(stderr, a.resume, nresumed);
-        if (!a.quiet)
-            solveout_header(stderr, c[0].name, sw.file_jobs[0], &a.o,
-                            driver_threads(&a.o, sw.file_jobs[0]));
-        solveout_notes(out, a.fmt, &c[0]);
-        solve_flush(&sw); /* files without a selected level */
-    }
-    /* Every rank: a signal stops the run as it stops keeper solve (see the
-     * top of this file). */
+    spares_init(&sp, sw->w.threads, sw->mem);
+    sw->w.spares = &sp;
+    if (me == 0)
+        solve_begin(sw);
     atomic_store(&interrupted, 0);
     cli_signals old_sa;
     cli_catch_stop_signals(on_stop_signal, &old_sa);
-    distribute(&sw.w, me, size);
-    *lost = sw.w.lost;
-    if (me == 0) {
-        solve_flush(&sw);
-        bad_out = solveout_close(out, a.output, sw.write_errno) != 0;
-        if (a.html) {
-            /* the levels that ran */
-            const level **lp = xcalloc((size_t)n + 1, sizeof *lp);
-            const solve_result **rp = xcalloc((size_t)n + 1, sizeof *rp);
-            int m = 0;
-            for (int k = 0; k < n; k++)
-                if (sw.done[k] == 1) {
-                    lp[m] = sw.lv[k];
-                    rp[m++] = &sw.res[k];
-                }
-            if (solveout_html(a.html, c[0].name, lp, rp, m, a.quiet) != 0)
-                bad_out = 1;
-            free(lp);
-            free(rp);
-        }
-        status = solveout_exit(&sw.sum, bad_out);
-        for (int k = 0; k < n; k++) {
-            solve_result_free(&sw.res[k]);
-            free(sw.keep[k]);
-        }
-        free(sw.res);
-        free(sw.keep);
-        free(sw.done);
-    }
+    sched_distribute(&sw->w, me, size);
+    *lost = sw->w.lost;
+    int status = me == 0 ? solve_end(sw) : 0;
     cli_restore_stop_signals(&old_sa);
     spares_destroy(&sp);
-    free(sw.lv);
-    free(sw.file);
-    free(sw.file_end);
-    free(sw.file_jobs);
-    free(sw.w.weight);
+    return status;
+}
+
+/* keeper-mpi solve, on every rank with the same arguments. Returns the
+ * exit status; *lost: whether a rank was lost. */
+static int mpi_solve(int argc, char **argv, int me, int size, int *lost)
+{
+    solve_args a;
+    int status = solve_args_check(&a, argc, argv, me);
+    if (status) {
+        solve_args_free(&a);
+        return status < 0 ? 0 : status;
+    }
+    speak();
+    solve_work sw;
+    memset(&sw, 0, sizeof sw);
+    sw.a = &a;
+    sw.nfiles = a.nfiles;
+    sw.c = xcalloc((size_t)a.nfiles, sizeof(collection));
+    status = solve_input(&sw, me);
+    if (!status) {
+        solve_jobs(&sw);
+        free(sw.resumed);
+        sw.resumed = NULL;
+        status = solve_spread(&sw, me, size, lost);
+        free(sw.lv);
+        free(sw.file);
+        free(sw.file_end);
+        free(sw.file_jobs);
+        free(sw.w.weight);
+    }
+    free(sw.resumed);
     for (int f = 0; f < a.nfiles; f++)
-        collection_free(&c[f]);
-    free(c);
+        collection_free(&sw.c[f]);
+    free(sw.c);
     solve_args_free(&a);
     /* No collective call here: a lost rank would never join it. Rank 0's
-     * status is the run's (mpirun exits with it). */
-    return me == 0 ? status : 0;
+     * status is the run's (mpirun exits with it); the others return 0 once
+     * the run started. */
+    return status;
 }
 
 /* --------------------------------------------------------------- verify */
@@ -1443,7 +667,7 @@ static int mpi_verify(int argc, char **argv, int me, int size, int *lost)
     vw.w.run = verify_run;
     vw.w.payload = verify_payload;
     vw.w.take = verify_take;
-    distribute(&vw.w, me, size);
+    sched_distribute(&vw.w, me, size);
     *lost = vw.w.lost;
     if (me == 0) {
         verify_summary(stderr, &vw.tally, &c, &a.sel, vw.has_solution, a.f.audit);
