@@ -281,7 +281,7 @@ static int plan2_join(portfolio *p, const board *b, const fess_config *cfg, memb
  * search again; members that do not run (-1) are left out. `pair`: the
  * second FESS is the first's peer (fess-plan2): the two take the first's
  * turns alternately, in the round of a single FESS (the others keep their
- * share). Returns the turns in round[] (at most 12). */
+ * share). Returns the turns in round[] (at most 24). */
 static int build_round(int *round, int ib, int i2, int io, int pair)
 {
     const int others[6] = {1, io, ib, pair ? -1 : i2, i2 >= 0 && !pair ? ib : -1, io};
@@ -291,6 +291,18 @@ static int build_round(int *round, int ib, int i2, int io, int pair)
             round[cycle++] = pair && firsts++ % 2 ? i2 : 0;
             round[cycle++] = others[j];
         }
+    if (io >= 0 && i2 >= 0 && !pair) {
+        /* Once the opening search has joined, fess-order (the greedy
+         * packing order) takes A*'s turn every other round: A* solves its
+         * levels before the join or hardly at all (after 0.5 s: 2 of 89
+         * XSokoban levels, 3 of the 245 training levels), while fess-order
+         * alone solves levels the portfolio loses (Grigr 19: 0.75 s alone,
+         * 0.76 s of its turns came in 28 s; bench/README.md, "fess-order's
+         * share"). */
+        for (int t = 0; t < cycle; t++)
+            round[cycle + t] = round[t] == 1 ? i2 : round[t];
+        cycle *= 2;
+    }
     return cycle;
 }
 
@@ -378,7 +390,7 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
      * the most), then in turn A*, the backward search (whose positions the
      * FESS members meet) and, with the second FESS, that one and the
      * backward search again; the opening search twice once it joins. */
-    int round[12], cycle = build_round(round, ib, i2, -1, 0), next_turn = 0;
+    int round[24], cycle = build_round(round, ib, i2, -1, 0), next_turn = 0;
     /* the opening member and fess-plan2 are in the round */
     int joined = io < 0 && other.plan_pick < 0;
     for (;;) {
