@@ -115,6 +115,24 @@ int test_board_of(const char *text, collection *c, board *b)
     return test_level_board(&c->levels[0], b);
 }
 
+int test_text_setup(const char *text, collection *c, board *b, position *p)
+{
+    if (test_board_of(text, c, b) != 0) {
+        collection_free(c);
+        return -1;
+    }
+    pos_init(p, b);
+    return 0;
+}
+
+void test_text_free(collection *c, board *b, position *p)
+{
+    if (p)
+        pos_free(p);
+    board_free(b);
+    collection_free(c);
+}
+
 uint64_t test_rng_next(uint64_t *s)
 {
     *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;

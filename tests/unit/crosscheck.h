@@ -44,6 +44,11 @@ void test_level_free(board *b, position *p);
  * (distance_analyze). Returns 0, or -1 when the text is no valid level
  * (then only c needs freeing). */
 int test_board_of(const char *text, collection *c, board *b);
+/* The same and the start position p on it. Returns 0, or -1 when the text
+ * is no valid level (nothing to free then). */
+int test_text_setup(const char *text, collection *c, board *b, position *p);
+/* Frees what test_text_setup (or, p NULL, test_board_of) gave. */
+void test_text_free(collection *c, board *b, position *p);
 
 /* The square at row `row`, column `col` of b's grid (SQ_NONE outside). */
 static inline sq_t test_sq(const board *b, int row, int col)

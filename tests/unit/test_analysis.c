@@ -262,12 +262,11 @@ TEST(matching_bound_matches_enumeration)
     int checked = 0;
     for (int k = 0; k < c.nlevels; k++) {
         board b;
-        board_build(&b, &c.levels[k]);
+        test_level_board(&c.levels[k], &b);
         if (b.nboxes > 7) {
             board_free(&b);
             continue;
         }
-        distance_analyze(&b);
         membudget m;
         mem_init(&m, 0);
         lowerbound lb, nb;
@@ -411,7 +410,8 @@ TEST(perft_push_generation_counts)
     for (int k = 0; k < levels; k++) {
         const level *lv = k < c.nlevels ? &c.levels[k] : &x.levels[k - c.nlevels];
         board b;
-        REQUIRE(board_build(&b, lv) == 0);
+        position p;
+        REQUIRE(test_level_setup(lv, &b, &p) == 0);
         grid g = {lv->width, lv->height, malloc((size_t)(lv->width * lv->height)), 0};
         for (int i = 0; i < lv->width * lv->height; i++) {
             char ch = lv->grid[i];
@@ -419,8 +419,6 @@ TEST(perft_push_generation_counts)
             if (ch == '@' || ch == '+')
                 g.player = i;
         }
-        position p;
-        pos_init(&p, &b);
         reach rs[5];
         for (int i = 0; i < 5; i++)
             reach_init(&rs[i], b.nsq);
@@ -434,9 +432,8 @@ TEST(perft_push_generation_counts)
         }
         for (int i = 0; i < 5; i++)
             reach_free(&rs[i]);
-        pos_free(&p);
         free(g.c);
-        board_free(&b);
+        test_level_free(&b, &p);
     }
     if (have_x)
         collection_free(&x);
@@ -463,15 +460,12 @@ TEST(tunnel_length_follows_corridors)
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         collection c;
         board b;
-        REQUIRE(test_board_of(cases[k].text, &c, &b) == 0);
         position p;
-        pos_init(&p, &b);
+        REQUIRE(test_text_setup(cases[k].text, &c, &b, &p) == 0);
         sq_t box = test_sq(&b, cases[k].row, cases[k].col);
         if (tunnel_length(&b, &p, box, cases[k].dir) != cases[k].expect)
             test_fail(__FILE__, __LINE__, "case %zu: tunnel length %d, expected %d", k,
                       tunnel_length(&b, &p, box, cases[k].dir), cases[k].expect);
-        pos_free(&p);
-        board_free(&b);
-        collection_free(&c);
+        test_text_free(&c, &b, &p);
     }
 }

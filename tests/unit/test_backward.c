@@ -10,7 +10,6 @@
  *    solve what BFS solves, and the solutions through a meeting replay. */
 #include "test.h"
 #include "crosscheck.h"
-#include "../../src/analysis/distance.h"
 #include "../../src/core/level.h"
 #include "../../src/core/position.h"
 #include "../../src/core/reach.h"
@@ -243,7 +242,8 @@ static backward_config backward_all_on(void)
 static int check_level_cuts(const level *lv, int walks, int steps, uint64_t seed)
 {
     board b;
-    if (test_level_board(lv, &b) != 0)
+    position p;
+    if (test_level_setup(lv, &b, &p) != 0)
         return 0;
     backward_config cfg = backward_all_on();
     search_limits lim = {0};
@@ -251,8 +251,6 @@ static int check_level_cuts(const level *lv, int walks, int steps, uint64_t seed
     mem_init(&mem, 1ULL << 28);
     search_outcome out;
     backward *w = backward_begin(&b, &cfg, &lim, &mem, &out);
-    position p;
-    pos_init(&p, &b);
     reach r;
     reach_init(&r, b.nsq);
     int checked = 0;
@@ -278,9 +276,8 @@ static int check_level_cuts(const level *lv, int walks, int steps, uint64_t seed
         }
     }
     reach_free(&r);
-    pos_free(&p);
     backward_end(w);
-    board_free(&b);
+    test_level_free(&b, &p);
     return checked;
 }
 
@@ -388,11 +385,9 @@ static void sampled_agreement(solve_fn solve, const void *cfg, const char *what)
         if (c.levels[k].error)
             continue;
         board b;
-        if (board_build(&b, &c.levels[k]) != 0)
-            continue;
-        distance_analyze(&b);
         position p;
-        pos_init(&p, &b);
+        if (test_level_setup(&c.levels[k], &b, &p) != 0)
+            continue;
         reach r;
         reach_init(&r, b.nsq);
         for (int s = 0; s < 12; s++) {
@@ -415,8 +410,7 @@ static void sampled_agreement(solve_fn solve, const void *cfg, const char *what)
             free(text);
         }
         reach_free(&r);
-        pos_free(&p);
-        board_free(&b);
+        test_level_free(&b, &p);
     }
     collection_free(&c);
     CHECK(solvable > count / 2);

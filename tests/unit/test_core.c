@@ -1,6 +1,7 @@
 /* test_core.c: board construction, make/unmake, reachability, solution
  * replay and metrics, path building. */
 #include "test.h"
+#include "crosscheck.h"
 #include "../../src/analysis/distance.h"
 #include "../../src/core/board.h"
 #include "../../src/core/level.h"
@@ -52,10 +53,9 @@ TEST(position_push_undo_restores_everything)
     srand(12345);
     for (int k = 0; k < c.nlevels; k++) {
         board b;
-        if (board_build(&b, &c.levels[k]) != 0)
-            continue;
         position p, q;
-        pos_init(&p, &b);
+        if (test_level_setup(&c.levels[k], &b, &p) != 0)
+            continue;
         pos_init(&q, &b);
         reach r;
         reach_init(&r, b.nsq);
@@ -90,10 +90,9 @@ TEST(position_push_undo_restores_everything)
         CHECK(p.hash == q.hash);
         CHECK_INT(p.on_goal, q.on_goal);
         CHECK(memcmp(p.boxes, q.boxes, sizeof(sq_t) * (size_t)b.nboxes) == 0);
-        pos_free(&p);
         pos_free(&q);
         reach_free(&r);
-        board_free(&b);
+        test_level_free(&b, &p);
     }
     collection_free(&c);
 }
@@ -110,10 +109,9 @@ TEST(reach_after_push_matches_fresh_computation)
     long compared = 0, reused = 0;
     for (int k = 0; k < c.nlevels; k++) {
         board b;
-        if (board_build(&b, &c.levels[k]) != 0)
-            continue;
         position p;
-        pos_init(&p, &b);
+        if (test_level_setup(&c.levels[k], &b, &p) != 0)
+            continue;
         reach ra, rb, fresh;
         reach_init(&ra, b.nsq);
         reach_init(&rb, b.nsq);
@@ -157,11 +155,10 @@ TEST(reach_after_push_matches_fresh_computation)
                 }
             }
         }
-        pos_free(&p);
         reach_free(&ra);
         reach_free(&rb);
         reach_free(&fresh);
-        board_free(&b);
+        test_level_free(&b, &p);
     }
     /* the local update must actually be taken in most cases (the demo
      * levels, used when the shared ones are absent, give fewer pushes) */
@@ -177,10 +174,8 @@ TEST(reach_after_push_matches_fresh_computation)
  * the box column. Builds c, b, p (the start) and r (empty). */
 static int column_board(collection *c, board *b, position *p, reach *r)
 {
-    if (load_one(c, "#######\n#. $ .#\n#  $@ #\n#. $  #\n#######\n") != 0)
+    if (test_text_setup("#######\n#. $ .#\n#  $@ #\n#. $  #\n#######\n", c, b, p) != 0)
         return -1;
-    board_build(b, &c->levels[0]);
-    pos_init(p, b);
     reach_init(r, b->nsq);
     return 0;
 }
@@ -216,9 +211,7 @@ TEST(reach_marks_region_and_normalizes)
     CHECK_INT(reach_path(&r2, &p, p.player, b.sq_of_cell[1 * 7 + 1], dirs), -1);
     reach_free(&r);
     reach_free(&r2);
-    pos_free(&p);
-    board_free(&b);
-    collection_free(&c);
+    test_text_free(&c, &b, &p);
 }
 
 /* reach_check (the debug build's invariant of every region) accepts a
@@ -247,9 +240,7 @@ TEST(reach_check_finds_a_wrong_region)
     r.norm = mine; /* not the smallest square */
     CHECK_INT(reach_check(&r, &p, p.player), 6);
     reach_free(&r);
-    pos_free(&p);
-    board_free(&b);
-    collection_free(&c);
+    test_text_free(&c, &b, &p);
 }
 
 /* stats_add combines each counter as the table says: sums, and maxima for
@@ -274,10 +265,9 @@ TEST(stats_add_sums_and_maxima)
 TEST(replay_metrics_and_case)
 {
     collection c;
-    /* box line along row 1; player walks around between two pushes */
-    REQUIRE(load_one(&c, "########\n#@$   .#\n#      #\n########\n") == 0);
     board b;
-    board_build(&b, &c.levels[0]);
+    /* box line along row 1; player walks around between two pushes */
+    REQUIRE(test_board_of("########\n#@$   .#\n#      #\n########\n", &c, &b) == 0);
     movelist mv;
     moves_init(&mv);
     char err[128];
@@ -331,16 +321,14 @@ TEST(replay_metrics_and_case)
     CHECK_INT(rr.fail_step, 3);
     CHECK_CONTAINS(rr.reason, "wall");
     moves_free(&mv);
-    board_free(&b);
-    collection_free(&c);
+    test_text_free(&c, &b, NULL);
 }
 
 TEST(replay_blocked_box_and_box_changes)
 {
     collection c;
-    REQUIRE(load_one(&c, "#######\n#@$$ .#\n#    .#\n#######\n") == 0);
     board b;
-    board_build(&b, &c.levels[0]);
+    REQUIRE(test_board_of("#######\n#@$$ .#\n#    .#\n#######\n", &c, &b) == 0);
     movelist mv;
     moves_init(&mv);
     char err[64];
@@ -350,14 +338,12 @@ TEST(replay_blocked_box_and_box_changes)
     CHECK_INT(rr.fail_step, 1);
     CHECK_CONTAINS(rr.reason, "another box");
     moves_free(&mv);
-    board_free(&b);
-    collection_free(&c);
+    test_text_free(&c, &b, NULL);
 
     /* Two boxes, worked out by hand: d RRR (box on row 2 to its goal),
      * l u R (box on row 1): 7 moves, 4 pushes, 2 box lines, 2 box changes,
      * 2 pushing sessions, 5 player lines (d, RRR, l, u, R). */
-    REQUIRE(load_one(&c, "#######\n#@  $.#\n# $  .#\n#######\n") == 0);
-    board_build(&b, &c.levels[0]);
+    REQUIRE(test_board_of("#######\n#@  $.#\n# $  .#\n#######\n", &c, &b) == 0);
     moves_init(&mv);
     lurd_decode("drrrlur", &mv, err, sizeof err);
     CHECK(solution_replay(&b, &mv, &rr));
@@ -373,8 +359,7 @@ TEST(replay_blocked_box_and_box_changes)
     CHECK_STR(sb.s, "dRRRluR");
     sb_free(&sb);
     moves_free(&mv);
-    board_free(&b);
-    collection_free(&c);
+    test_text_free(&c, &b, NULL);
 }
 
 TEST(pathbuild_rebuilds_walks_between_pushes)
@@ -382,7 +367,8 @@ TEST(pathbuild_rebuilds_walks_between_pushes)
     collection c;
     CHECK(collection_load(&c, "levels/demo.xsb") == 0);
     board b;
-    board_build(&b, &c.levels[0]);
+    position p;
+    test_level_setup(&c.levels[0], &b, &p);
     /* Warm-up: boxes on (2,2),(2,3); pushes found by hand: the box on
      * column 3 goes left... rather than guess, take the pushes of a replayed
      * solution and rebuild: walks must come out legal and equally long in
@@ -395,8 +381,6 @@ TEST(pathbuild_rebuilds_walks_between_pushes)
     replay_result rr;
     CHECK(solution_replay(&b, &mv, &rr));
     /* extract pushes */
-    position p;
-    pos_init(&p, &b);
     push_seq ps = {0};
     for (int i = 0; i < mv.n; i++) {
         int d = mv.m[i] & 3;
@@ -415,9 +399,8 @@ TEST(pathbuild_rebuilds_walks_between_pushes)
     CHECK_INT(r2.m.pushes, rr.m.pushes);
     CHECK(r2.m.moves <= rr.m.moves);
     push_seq_free(&ps);
-    pos_free(&p);
     moves_free(&mv);
     moves_free(&out);
-    board_free(&b);
+    test_level_free(&b, &p);
     collection_free(&c);
 }

@@ -470,20 +470,15 @@ static int fixed_of_text(const char *text, int *nfixed)
 {
     collection c;
     board b;
-    if (test_board_of(text, &c, &b) != 0) {
-        collection_free(&c);
-        return -1;
-    }
     position p;
-    pos_init(&p, &b);
+    if (test_text_setup(text, &c, &b, &p) != 0)
+        return -1;
     fixed_ctx fx;
     fixed_init(&fx, &b);
     *nfixed = fixed_find(&fx, &p);
     int dead = fixed_deadlock(&fx, &p);
     fixed_free(&fx);
-    pos_free(&p);
-    board_free(&b);
-    collection_free(&c);
+    test_text_free(&c, &b, &p);
     return dead;
 }
 
@@ -549,12 +544,9 @@ static int capsets_of_text(const char *text, int *traps, int *sources)
 {
     collection c;
     board b;
-    if (test_board_of(text, &c, &b) != 0) {
-        collection_free(&c);
-        return -1;
-    }
     position p;
-    pos_init(&p, &b);
+    if (test_text_setup(text, &c, &b, &p) != 0)
+        return -1;
     capsets cs;
     int dead = -1;
     *traps = *sources = 0;
@@ -569,9 +561,7 @@ static int capsets_of_text(const char *text, int *traps, int *sources)
         }
         capsets_free(&cs);
     }
-    pos_free(&p);
-    board_free(&b);
-    collection_free(&c);
+    test_text_free(&c, &b, &p);
     return dead;
 }
 
@@ -727,16 +717,15 @@ TEST(capsets_closed_microban)
 static void sample_capsets(const level *lv, int samples, verdict_tally *t, unsigned seed)
 {
     board b;
-    if (test_level_board(lv, &b) != 0)
+    position p;
+    if (test_level_setup(lv, &b, &p) != 0)
         return;
     capsets cs;
     if (capsets_build(&cs, &b) != 0 || cs.nsets == 0) {
         capsets_free(&cs);
-        board_free(&b);
+        test_level_free(&b, &p);
         return;
     }
-    position p;
-    pos_init(&p, &b);
     reach r;
     reach_init(&r, b.nsq);
     srand(seed);
@@ -791,8 +780,7 @@ static void sample_capsets(const level *lv, int samples, verdict_tally *t, unsig
     free(sqs), free(used);
     capsets_free(&cs);
     reach_free(&r);
-    pos_free(&p);
-    board_free(&b);
+    test_level_free(&b, &p);
 }
 
 static void run_capsets(const char *name, int levels, int samples, int min_dead)
@@ -827,10 +815,9 @@ TEST(stuck_patterns_hand_made)
                        "#########\n";
     collection c;
     board b;
-    REQUIRE(test_board_of(text, &c, &b) == 0);
-#define SQ(x, y) b.sq_of_cell[(y) * b.width + (x)]
     position p;
-    pos_init(&p, &b);
+    REQUIRE(test_text_setup(text, &c, &b, &p) == 0);
+#define SQ(x, y) b.sq_of_cell[(y) * b.width + (x)]
     stuck_table t;
     stuck_init(&t, &b);
     stats st = {0};
@@ -853,9 +840,7 @@ TEST(stuck_patterns_hand_made)
     CHECK_INT(t.n, 1);
 #undef SQ
     stuck_free(&t);
-    pos_free(&p);
-    board_free(&b);
-    collection_free(&c);
+    test_text_free(&c, &b, &p);
 }
 
 #include "../../src/deadlock/layer.h"
@@ -867,9 +852,8 @@ TEST(deadlock_layer_setup_and_push_test)
     /* two boxes side by side under the top wall, off the goals: frozen */
     collection c;
     board b;
-    REQUIRE(test_board_of("#######\n# $$  #\n#     #\n#  @..#\n#######\n", &c, &b) == 0);
     position p;
-    pos_init(&p, &b);
+    REQUIRE(test_text_setup("#######\n# $$  #\n#     #\n#  @..#\n#######\n", &c, &b, &p) == 0);
     sq_t to = test_sq(&b, 1, 3);
     REQUIRE(p.box_at[to] != NO_BOX);
     const dl_sizes sz = {LOCAL_LIMIT, LOCAL_MAX_BOXES};
@@ -894,19 +878,14 @@ TEST(deadlock_layer_setup_and_push_test)
     CHECK_INT(dl_push_dead(&d, &p, test_sq(&b, 2, 3), to, &st), DL_ALIVE);
     CHECK_INT((int)st.cut_freeze, 1);
     dl_free(&d);
-    pos_free(&p);
-    board_free(&b);
-    collection_free(&c);
+    test_text_free(&c, &b, &p);
 
     /* the same boxes apart and off the wall: each can still be pushed down
      * onto a goal's row */
-    REQUIRE(test_board_of("#######\n#     #\n# $ $ #\n#  @..#\n#######\n", &c, &b) == 0);
-    pos_init(&p, &b);
+    REQUIRE(test_text_setup("#######\n#     #\n# $ $ #\n#  @..#\n#######\n", &c, &b, &p) == 0);
     dl_init(&d, &b, &on, &sz);
     CHECK_INT(dl_push_dead(&d, &p, test_sq(&b, 2, 3), test_sq(&b, 2, 4), &st), DL_ALIVE);
     CHECK_INT((int)st.cut_freeze, 1);
     dl_free(&d);
-    pos_free(&p);
-    board_free(&b);
-    collection_free(&c);
+    test_text_free(&c, &b, &p);
 }

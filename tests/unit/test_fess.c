@@ -213,9 +213,8 @@ TEST(features_connectivity_hand_made)
     const char *text = "#########\n#   #   #\n# @ $ . #\n#   #   #\n#########\n";
     collection c;
     board b;
-    REQUIRE(test_board_of(text, &c, &b) == 0);
     position p;
-    pos_init(&p, &b);
+    REQUIRE(test_text_setup(text, &c, &b, &p) == 0);
     feat_ctx fc;
     feat_init(&fc, &b, NULL, NULL);
     reach r;
@@ -234,9 +233,7 @@ TEST(features_connectivity_hand_made)
     CHECK_INT(feat_packed(&fc, &p), 1);
     reach_free(&r);
     feat_free(&fc);
-    pos_free(&p);
-    board_free(&b);
-    collection_free(&c);
+    test_text_free(&c, &b, &p);
 }
 
 TEST(features_packed_counts_the_filled_prefix)
@@ -253,15 +250,14 @@ TEST(features_packed_counts_the_filled_prefix)
     const char *text = "##########\n#        #\n# $$$####\n#@   ...#\n#    ####\n######\n";
     collection c;
     board b;
-    REQUIRE(test_board_of(text, &c, &b) == 0);
+    position p;
+    REQUIRE(test_text_setup(text, &c, &b, &p) == 0);
     packing pk;
     packing_compute(&pk, &b, 0);
     REQUIRE(pk.n == 3);
     /* the order is deepest first */
     CHECK(board_col(&b, pk.order[0]) > board_col(&b, pk.order[1]));
     CHECK(board_col(&b, pk.order[1]) > board_col(&b, pk.order[2]));
-    position p;
-    pos_init(&p, &b);
     feat_ctx fc;
     feat_init(&fc, &b, &pk, NULL);
     sq_t sq[3] = {p.boxes[0], p.boxes[1], pk.order[2]};
@@ -273,9 +269,7 @@ TEST(features_packed_counts_the_filled_prefix)
     CHECK_INT(feat_packed(&fc, &p), 2);
     feat_free(&fc);
     packing_free(&pk);
-    pos_free(&p);
-    board_free(&b);
-    collection_free(&c);
+    test_text_free(&c, &b, &p);
 }
 
 /* ---------------------------------------------------------- the search */

@@ -16,19 +16,16 @@ typedef struct fixture {
 
 static int setup(fixture *x, const char *text)
 {
-    if (test_board_of(text, &x->c, &x->b) != 0)
+    if (test_text_setup(text, &x->c, &x->b, &x->p) != 0)
         return -1;
     hotspot_init(&x->h, &x->b, 0);
-    pos_init(&x->p, &x->b);
     return 0;
 }
 
 static void teardown(fixture *x)
 {
-    pos_free(&x->p);
     hotspot_free(&x->h);
-    board_free(&x->b);
-    collection_free(&x->c);
+    test_text_free(&x->c, &x->b, &x->p);
 }
 
 TEST(hotspot_corridor)

@@ -10,7 +10,6 @@
  *    solution that BFS solves, and meetings do happen. */
 #include "test.h"
 #include "crosscheck.h"
-#include "../../src/analysis/distance.h"
 #include "../../src/core/level.h"
 #include "../../src/search/backward.h"
 #include "../../src/search/nodes.h"
@@ -65,9 +64,8 @@ TEST(opening_order_keeps_a_one_region_best)
      * on every child */
     for (int k = 0; k < 4 * count && count <= c.nlevels; k++) {
         board b;
-        if (c.levels[k % count].error || board_build(&b, &c.levels[k % count]) != 0)
+        if (test_level_board(&c.levels[k % count], &b) != 0)
             continue;
-        distance_analyze(&b);
         backward_config cfg = {.reach = 1, .matching = 1, .check = 1,
                                .open = k / count % 2 ? OPEN_MATCHED : OPEN_NEAREST,
                                .cells = k >= 2 * count};

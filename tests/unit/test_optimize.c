@@ -3,7 +3,6 @@
  * of a solution, and "never worse, always valid" on shared levels. */
 #include "test.h"
 #include "crosscheck.h"
-#include "../../src/analysis/distance.h"
 #include "../../src/core/solution.h"
 #include "../../src/optimize/optimize.h"
 #include "../../src/driver/solve.h"
@@ -284,8 +283,7 @@ TEST(optimize_reaches_exhaustive_optimum_small_levels)
         moves_free(&in);
         moves_free(&slow);
         moves_free(&mv);
-        board_free(&b);
-        collection_free(&c);
+        test_text_free(&c, &b, NULL);
     }
     CHECK_INT(checked, 6 * (int)ARRAY_LEN(small_levels));
 }
@@ -339,8 +337,7 @@ TEST(optimize_vicinity_middle_segment)
     moves_free(&in);
     moves_free(&slow);
     moves_free(&out);
-    board_free(&b);
-    collection_free(&c);
+    test_text_free(&c, &b, NULL);
 }
 
 /* Boxoban levels (4 boxes): the optimizer's result replays, is never worse
@@ -355,9 +352,8 @@ TEST(optimize_boxoban_valid_never_worse_never_below_optimum)
     int count = test_quick() ? 3 : 12, done = 0, reached = 0;
     for (int k = 0; k < c.nlevels && done < count; k++) {
         board b;
-        if (c.levels[k].error || board_build(&b, &c.levels[k]) != 0)
+        if (test_level_board(&c.levels[k], &b) != 0)
             continue;
-        distance_analyze(&b);
         movelist in, slow;
         moves_init(&in);
         moves_init(&slow);
@@ -419,8 +415,7 @@ static void rearrange_only(const char *text, const char *lurd, sol_metrics *befo
         if (m != OPT_M_rearrangements)
             CHECK_INT(rep->method[m].runs, 0);
     moves_free(&mv);
-    board_free(&b);
-    collection_free(&c);
+    test_text_free(&c, &b, NULL);
 }
 
 TEST(optimize_rearrangements_cut_loop_and_join_sessions)

@@ -155,21 +155,16 @@ static int dead_of_text(const char *text, int large, int row, int col)
 {
     collection c;
     board b;
-    if (test_board_of(text, &c, &b) != 0) {
-        collection_free(&c);
-        return -1;
-    }
     position p;
-    pos_init(&p, &b);
+    if (test_text_setup(text, &c, &b, &p) != 0)
+        return -1;
     patterns pt;
     patterns_init(&pt, &b, large);
     int dead = patterns_dead(&pt, &p, test_sq(&b, row, col));
     if (dead)
         CHECK_INT(solvable(&b, &p), 0);
     patterns_free(&pt);
-    pos_free(&p);
-    board_free(&b);
-    collection_free(&c);
+    test_text_free(&c, &b, &p);
     return dead;
 }
 
@@ -194,17 +189,14 @@ TEST(patterns_hand_made)
     {
         collection c;
         board b;
-        REQUIRE(test_board_of(column, &c, &b) == 0);
         position p;
-        pos_init(&p, &b);
+        REQUIRE(test_text_setup(column, &c, &b, &p) == 0);
         freeze_ctx fz;
         freeze_init(&fz, &b);
         CHECK_INT(freeze_deadlock(&fz, &p, test_sq(&b, 4, 1)), 0);
         CHECK_INT(freeze_deadlock(&fz, &p, test_sq(&b, 2, 1)), 0);
         freeze_free(&fz);
-        pos_free(&p);
-        board_free(&b);
-        collection_free(&c);
+        test_text_free(&c, &b, &p);
     }
     /* The same column with its second goal on (2,1) under the upper box:
      * pushing the lower box up solves it. Alive. */

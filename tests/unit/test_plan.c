@@ -13,7 +13,6 @@
  *    has one. */
 #include "test.h"
 #include "crosscheck.h"
-#include "../../src/analysis/distance.h"
 #include "../../src/analysis/packing.h"
 #include "../../src/analysis/plan.h"
 #include "../../src/core/level.h"
@@ -49,7 +48,8 @@ TEST(plan_hand_made_corridor)
     const char *text = "##########\n#..*     #\n#######  #\n#  $ $   #\n#    @   #\n##########\n";
     collection c;
     board b;
-    REQUIRE(test_board_of(text, &c, &b) == 0);
+    position p;
+    REQUIRE(test_text_setup(text, &c, &b, &p) == 0);
     plan pl;
     for (int order = PLAN_BY_CELLS; order >= PLAN_BY_DONE; order--) {
     REQUIRE(plan_compute(&pl, &b, NULL, 0, 0, order) == 0);
@@ -78,8 +78,6 @@ TEST(plan_hand_made_corridor)
      * box has moved on); column 2 filled too: 3; solved: 4. A box brought
      * to column 2 while column 1 is empty packs 1 only. */
     int *scratch = xmalloc(sizeof(int) * (size_t)(pl.n + 2));
-    position p;
-    pos_init(&p, &b);
     CHECK_INT(plan_packed(&pl, &p, scratch), 1);
     sq_t s1[3] = {test_sq(&b, 1, 1), test_sq(&b, 3, 3), test_sq(&b, 3, 5)};
     pos_set(&p, s1, b.start_player);
@@ -94,10 +92,8 @@ TEST(plan_hand_made_corridor)
     pos_set(&p, s4, b.start_player);
     CHECK_INT(plan_packed(&pl, &p, scratch), 1);
     free(scratch);
-    pos_free(&p);
     plan_free(&pl);
-    board_free(&b);
-    collection_free(&c);
+    test_text_free(&c, &b, &p);
 }
 
 /* The base search's arrays are taken from the caller's budget: a run in
@@ -135,8 +131,7 @@ TEST(plan_search_in_the_memory_budget)
     CHECK_INT(pl.n, 0);
     CHECK(atomic_load(&small.used) == 0);
     plan_free(&free_pl);
-    board_free(&b);
-    collection_free(&c);
+    test_text_free(&c, &b, NULL);
 }
 
 /* Checks the form of a plan; returns 0 when it holds, else a code. */
@@ -198,8 +193,7 @@ TEST(plan_xsokoban_well_formed)
     int cells_complete = 0, cells_hard = 0, simpler_complete = 0;
     for (int k = 0; k < c.nlevels; k++) {
         board b;
-        REQUIRE(board_build(&b, &c.levels[k]) == 0);
-        distance_analyze(&b);
+        REQUIRE(test_level_board(&c.levels[k], &b) == 0);
         plan pl;
         for (int order = PLAN_BY_CELLS; order >= PLAN_BY_DONE; order--) {
         /* (the cells' search needs 32,808 positions on level 69) */

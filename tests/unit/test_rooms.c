@@ -26,29 +26,21 @@ typedef struct fixture {
 
 static int fx_open(fixture *f, const char *text)
 {
-    collection_parse(&f->c, "rooms", text, strlen(text));
-    if (f->c.nlevels != 1 || f->c.levels[0].error != NULL) {
-        collection_free(&f->c);
+    if (test_text_setup(text, &f->c, &f->b, &f->p) != 0)
         return -1;
-    }
-    board_build(&f->b, &f->c.levels[0]);
     if (rooms_build(&f->r, &f->b) != 0) {
-        board_free(&f->b);
-        collection_free(&f->c);
+        test_text_free(&f->c, &f->b, &f->p);
         return -1;
     }
     rooms_work_init(&f->w, &f->r, &f->b);
-    pos_init(&f->p, &f->b);
     return 0;
 }
 
 static void fx_close(fixture *f)
 {
-    pos_free(&f->p);
     rooms_work_free(&f->w);
     rooms_free(&f->r);
-    board_free(&f->b);
-    collection_free(&f->c);
+    test_text_free(&f->c, &f->b, &f->p);
 }
 
 /* Room score with the boxes on the given (row, col) squares (exactly
@@ -585,7 +577,8 @@ static int direct_score(const rooms *rm, const board *b, const uint16_t *box_at,
 static void check_level(const level *lv, int samples, unsigned *seed, int *nlinks_seen)
 {
     board b;
-    if (board_build(&b, lv) != 0)
+    position p;
+    if (test_level_setup(lv, &b, &p) != 0)
         return;
     rooms r;
     REQUIRE(rooms_build(&r, &b) == 0);
@@ -638,8 +631,6 @@ static void check_level(const level *lv, int samples, unsigned *seed, int *nlink
                   (r.link[k - 1][0] == r.link[k][0] && r.link[k - 1][1] < r.link[k][1]));
         CHECK_INT(rooms_link_find(&r, r.link[k][1], r.link[k][0]), k);
     }
-    position p;
-    pos_init(&p, &b);
     uint16_t *empty = malloc(sizeof *empty * (size_t)n);
     for (int s = 0; s < n; s++)
         empty[s] = NO_BOX;
@@ -700,9 +691,8 @@ static void check_level(const level *lv, int samples, unsigned *seed, int *nlink
     free(cut);
     free(empty);
     rooms_work_free(&w);
-    pos_free(&p);
     rooms_free(&r);
-    board_free(&b);
+    test_level_free(&b, &p);
 }
 
 TEST(rooms_match_direct_construction_on_levels)

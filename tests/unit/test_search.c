@@ -4,7 +4,6 @@
  * solution must replay. */
 #include "test.h"
 #include "crosscheck.h"
-#include "../../src/analysis/distance.h"
 #include "../../src/core/level.h"
 #include "../../src/search/astar.h"
 #include "../../src/search/bfs.h"
@@ -78,8 +77,7 @@ TEST(astar_local_search_without_corrals)
     long bp, ap;
     CHECK(crosscheck_level(lv, run_astar, &cfg, 1, 1, 3000000, &bp, &ap));
     board b;
-    REQUIRE(board_build(&b, lv) == 0);
-    distance_analyze(&b);
+    REQUIRE(test_level_board(lv, &b) == 0);
     search_limits lim = {0};
     lim.start_ns = timer_now_ns();
     membudget mem;
@@ -102,8 +100,7 @@ TEST(xsokoban_1_is_97_pushes)
     collection c;
     CHECK(collection_load(&c, path) == 0);
     board b;
-    CHECK(board_build(&b, &c.levels[0]) == 0);
-    distance_analyze(&b);
+    CHECK(test_level_board(&c.levels[0], &b) == 0);
     search_limits lim = {0};
     lim.start_ns = timer_now_ns();
     lim.max_nodes = 20000000;
