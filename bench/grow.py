@@ -94,11 +94,9 @@ def mutate(rows, rng):
             return None
         i, j = rng.choice(src)
         s, d = rows[j][i], rows[y][x]
-        if kind == "box" and d in "$*@+":
-            return None
-        if kind == "goal" and d in ".*+":
-            return None
-        if kind == "player" and d in "$*@+":
+        # the destination must not hold what moves there (nor, for a box or
+        # the player, the other of the two)
+        if d in {"box": "$*@+", "goal": ".*+", "player": "$*@+"}[kind]:
             return None
         def compose(box, goal, player):
             if box:
@@ -158,11 +156,8 @@ def main():
         sys.exit("the start level is not solved in the limit")
     for step in range(a.steps):
         cand = mutate(best, rng)
+        # every change keeps the counts of boxes and goals
         if cand is None or cand == best:
-            continue
-        boxes = sum(r.count("$") + r.count("*") for r in cand)
-        goals = sum(r.count(".") + r.count("*") + r.count("+") for r in cand)
-        if boxes != goals:
             continue
         r = solve(cand, a.limit)
         if r is None or r[0] <= got[0]:

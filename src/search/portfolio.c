@@ -11,8 +11,8 @@
  * below): FESS's turn about half a second of work, A*'s one second (their
  * positions cost about the same on XSokoban, 11.5 and 13.3 us; A*'s
  * 160,000 with the opening search joining early: training sets 237
- * instead of 238, slower on the levels both solve; bench/README.md, "the
- * opening search's share"). */
+ * instead of 238, slower on the levels both solve, in passes that shared
+ * the machine; bench/README.md, "the opening search's share"). */
 #define SLICE_FESS 40000u
 #define SLICE_ASTAR 80000u
 /* A member's work so far, in estimated nanoseconds on the benchmark
