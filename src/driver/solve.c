@@ -87,7 +87,7 @@ void driver_configs(const options *o, search_configs *sc)
                                        .backward = sc->backward, .use_backward = 1,
                                        .meet = (int)o->meet, .use_opening = (int)o->opening,
                                        .opening_halves = sc->opening_halves,
-                                       .lent_opening = o->lent == 1};
+                                       .lent_opening = (int)o->lent};
 }
 
 /* Whether some box starts on a dead square (then no search is needed). */

@@ -422,7 +422,7 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
         atomic_store(&p.apart, 1);
         p.lent_group = 1u << 1;
         if (cfg->lent_opening && io >= 0 && !m[io].done)
-            p.lent_group |= 1u << io;
+            p.lent_group = (cfg->lent_opening == 2 ? 0 : p.lent_group) | 1u << io;
         if (lim->spares && !m[0].done && !m[1].done &&
             spares_lend(lim->spares, &task, spare_run, &p)) {
             lent = 1;

@@ -53,7 +53,8 @@ typedef struct portfolio_config {
     int meet;         /* the FESS members and the backward search meet */
     unsigned opening_halves; /* the opening's forward halves (opening_begin's
                                 mask: OPENING_BOTH and its variants) */
-    int lent_opening; /* a lent thread runs the opening search beside A* */
+    int lent_opening; /* a lent thread runs the opening search beside A* (1)
+                         or alone (2; A* stays with the others) */
 } portfolio_config;
 
 /* Solves from the level's start; out->strategy names the strategy that

@@ -222,6 +222,23 @@ if have_shared && [ -f "$LEVELS/xsokoban90.xsb" ]; then
     [ -n "$lent29" ] && [ -n "$lent30" ] && pass ||
         fail "--lend-after 0: XSokoban 29 and 30 should each get the second thread: $(grep -E '^ +(29|30|31) |lent' "$WORK/err")"
 
+    # --lent: what the lent thread runs on a level alone. With astar it
+    # steps A* alone (the longest turn); with opening-alone the opening
+    # search alone, A* taking turns with the feature-space search.
+    for lent in astar opening-alone; do
+        run "$KEEPER" solve "$XS" --level 29 --threads 2 --time 1 --verbose --lent "$lent"
+        expect_err 'lent_threads +1 ' "--lent $lent: the second thread was lent"
+        a=$(awk '$1 == "member" && $2 == "astar" { print $3 }' "$WORK/err")
+        op=$(awk '$1 == "member" && $2 == "opening" { print $3 }' "$WORK/err")
+        if [ "$lent" = astar ]; then
+            awk -v a="$a" -v o="$op" 'BEGIN { exit !(a + 0 > o + 0) }' && pass ||
+                fail "--lent astar: A* ran $a s, the opening search $op s"
+        else
+            awk -v a="$a" -v o="$op" 'BEGIN { exit !(o + 0 > a + 0) }' && pass ||
+                fail "--lent opening-alone: A* ran $a s, the opening search $op s"
+        fi
+    done
+
     # The opening search's node limit counts all its searches (66: 300,000
     # backward positions of the first leg, then its FESS; it solves 66 in
     # 332,554)
