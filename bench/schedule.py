@@ -7,7 +7,8 @@ TABLE (default bench/results/members-alone-10s.tsv) holds, per level of each
 set, the seconds each member needs alone ('-': not solved within the run's
 limit). A schedule gives the members shares of the level's time: before the
 join time (--join, seconds) the members other than opening-hf share it in
-proportion to their shares; from then on all do. A member whose alone time is
+proportion to their shares; from then on all do (the members that join late:
+opening-hf and rev). A member whose alone time is
 t solves the level once the time it has been given reaches t; the level is
 solved at the first such moment within --limit. What it leaves out: the
 meetings of the forward and backward searches (a level neither solves alone),
@@ -37,9 +38,12 @@ def load(path):
     return table, members
 
 
+LATE = ('opening-hf', 'rev')  # the members that join at --join
+
+
 def solved_at(times, shares, join, limit):
     """The time the level is solved under the schedule, or None."""
-    early = {m: s for m, s in shares.items() if m != 'opening-hf'}
+    early = {m: s for m, s in shares.items() if m not in LATE}
     total_early = sum(early.values()) or 1.0
     best = None
     for m, share in shares.items():

@@ -85,10 +85,6 @@ static void human(char *buf, size_t n, double x)
  * first (rc->pmu held). */
 static void draw_line(run_ctx *rc, int64_t now)
 {
-    static const char *const strategy_name[] = {"astar", "fess", "portfolio", "backward",
-                                                "opening"};
-    _Static_assert(sizeof strategy_name / sizeof strategy_name[0] == 5,
-                   "a name for every --strategy value (options.h)");
     char line[512];
     size_t len = 0;
     int shown = 0, more = 0;
@@ -111,7 +107,7 @@ static void draw_line(run_ctx *rc, int64_t now)
                                 (double)rc->mem_per_thread / 1048576.0,
                                 rc->o->search == 1 ? "bfs"
                                 : rc->o->optimal   ? "astar"
-                                                   : strategy_name[rc->o->strategy]);
+                                                   : options_value_name("strategy", rc->o->strategy));
         if (len < sizeof line && rc->o->optimal && j->bound > 0)
             len += (size_t)snprintf(line + len, sizeof line - len, ", >= %ld pushes", j->bound);
         if (len >= sizeof line)

@@ -254,8 +254,9 @@ void solveout_header(FILE *f, const char *name, int njobs, const options *o, int
         fprintf(f, ", %g s per level", o->time);
     static const char *const strategy_name[] = {"A*", "feature-space search",
                                                 "portfolio (feature-space, A*, backward and opening searches)",
-                                                "backward search", "opening search"};
-    _Static_assert(sizeof strategy_name / sizeof strategy_name[0] == 5,
+                                                "backward search", "opening search",
+                                                "reverse search (open forwards, pull to it)"};
+    _Static_assert(sizeof strategy_name / sizeof strategy_name[0] == 6,
                    "a name for every --strategy value (options.h)");
     fprintf(f, ", %lld MiB, %d thread%s, %s%s\n", o->memory, threads, threads == 1 ? "" : "s",
             o->search == 1 ? "breadth-first"

@@ -101,3 +101,48 @@ void board_free(board *b)
     free(b->dead);
     memset(b, 0, sizeof *b);
 }
+
+int board_variant(const board *b, const sq_t *goals, const sq_t *boxes, sq_t player, board *v)
+{
+    if (!goals)
+        goals = b->goals;
+    if (!boxes) {
+        boxes = b->start_boxes;
+        player = b->start_player;
+    }
+    size_t cells = (size_t)b->width * (size_t)b->height;
+    level lv;
+    memset(&lv, 0, sizeof lv);
+    lv.width = b->width;
+    lv.height = b->height;
+    lv.title = "";
+    lv.grid = xmalloc(cells + 1);
+    lv.inside = xcalloc(cells + 1, 1);
+    for (size_t c = 0; c < cells; c++) {
+        lv.grid[c] = '#';
+        lv.inside[c] = b->sq_of_cell[c] != SQ_NONE;
+        if (lv.inside[c])
+            lv.grid[c] = ' ';
+    }
+    for (int i = 0; i < b->nboxes; i++)
+        lv.grid[b->cell[goals[i]]] = '.';
+    for (int i = 0; i < b->nboxes; i++) {
+        char *g = &lv.grid[b->cell[boxes[i]]];
+        *g = *g == '.' ? '*' : '$';
+    }
+    char *pg = &lv.grid[b->cell[player]];
+    *pg = *pg == '.' ? '+' : '@';
+    int rc = board_build(v, &lv);
+    free(lv.grid);
+    free(lv.inside);
+    if (rc != 0)
+        return -1;
+    if (v->nsq != b->nsq || v->nboxes != b->nboxes ||
+        memcmp(v->sq_of_cell, b->sq_of_cell, sizeof(sq_t) * cells) != 0) {
+        board_free(v);
+        return -1;
+    }
+    v->nend = b->nend;
+    memcpy(v->end_sq, b->end_sq, sizeof v->end_sq);
+    return 0;
+}

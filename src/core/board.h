@@ -52,6 +52,14 @@ typedef struct board {
 int board_build(board *b, const level *lv);
 void board_free(board *b);
 
+/* Board b with other goals or another start, built into v: the same
+ * squares, square for square, so positions, moves and node-store keys
+ * carry over between b and v. goals[nboxes]: v's goals (NULL: b's);
+ * boxes[nboxes] and player: v's start (boxes NULL: b's start, player
+ * then ignored). b's end squares are kept. Returns 0, or -1 (v left
+ * freed) when it cannot be built. v is not analysed (distance_analyze). */
+int board_variant(const board *b, const sq_t *goals, const sq_t *boxes, sq_t player, board *v);
+
 /* Row and column of a square (0-based). */
 static inline int board_row(const board *b, sq_t s) { return b->cell[s] / b->width; }
 static inline int board_col(const board *b, sq_t s) { return b->cell[s] % b->width; }

@@ -1,6 +1,7 @@
 /* solve.c: one level, from text to verified solution. */
 #include "solve.h"
 #include "../search/bfs.h"
+#include "../search/rev.h"
 #include "../search/pathbuild.h"
 #include "../analysis/distance.h"
 #include "../analysis/zones.h"
@@ -86,6 +87,7 @@ void driver_configs(const options *o, search_configs *sc)
     sc->portfolio = (portfolio_config){.astar = sc->astar, .fess = sc->fess,
                                        .backward = sc->backward, .use_backward = 1,
                                        .meet = (int)o->meet, .use_opening = (int)o->opening,
+                                       .use_rev = (int)o->rev,
                                        .opening_halves = sc->opening_halves,
                                        .lent_opening = (int)o->lent};
 }
@@ -531,6 +533,8 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             backward_solve(&b, &sc.backward, lim, &mem, &out);
         } else if (o->strategy == 4) {
             opening_solve(&b, &sc.fess, &sc.backward, OPENING_BACK_NODES, sc.opening_halves, lim, &mem, &out);
+        } else if (o->strategy == 5) {
+            rev_solve(&b, &sc.fess, &sc.backward, REV_FWD_NODES, lim, &mem, &out);
         } else {
             portfolio_solve(&b, &sc.portfolio, lim, &mem, &out);
         }

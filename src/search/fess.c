@@ -294,7 +294,7 @@ static int limits_hit(fess *f)
 static uint32_t rank_here(fess *f, const reach *r)
 {
     feat v = {0, 0, 0, 0};
-    v.packed = feat_packed(&f->fc, &f->pos);
+    v.packed = f->cfg->open ? 0 : feat_packed(&f->fc, &f->pos);
     v.conn = feat_connectivity(&f->fc, &f->pos, r);
     if (f->rm.nrooms > 0)
         v.rooms = rooms_score(&f->rm, &f->rw, &f->pos);
@@ -451,7 +451,7 @@ static void add_kid(fess *f, uint32_t idx, uint32_t rank, sq_t from, sq_t to, in
  * the assignment stays optimal; 0 when off or without a matching. */
 static uint32_t hf_dist(const fess *f, const kid *kd)
 {
-    if (!f->cfg->hf || !f->lb_ok || f->sol.cost == LB_INF)
+    if (!f->cfg->hf || f->cfg->open || !f->lb_ok || f->sol.cost == LB_INF)
         return 0;
     const lowerbound *lb = &f->lb;
     int i = f->pos.box_at[kd->from];
@@ -844,6 +844,64 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
         }
     }
     return f;
+}
+
+/* Boxes of the position on the board that stand off a goal and that no
+ * push moves: no side with free floor behind the box and a free square,
+ * not dead, ahead of it (where the player can reach: not looked at). */
+static int unpushable(const fess *f)
+{
+    const board *b = f->b;
+    const position *p = &f->pos;
+    int n = 0;
+    for (int i = 0; i < b->nboxes; i++) {
+        sq_t s = p->boxes[i];
+        if (b->is_goal[s])
+            continue;
+        int moves = 0;
+        for (int d = 0; d < 4 && !moves; d++) {
+            sq_t ahead = b->nb[s][d], behind = b->nb[s][DIR_OPP(d)];
+            moves = ahead != SQ_NONE && behind != SQ_NONE && p->box_at[ahead] == NO_BOX &&
+                    p->box_at[behind] == NO_BOX && !b->dead[ahead];
+        }
+        n += !moves;
+    }
+    return n;
+}
+
+uint32_t fess_open_target(fess *f, sq_t *boxes, sq_t *player)
+{
+    int min_conn = INT32_MAX, min_rooms = INT32_MAX;
+    for (uint32_t c = 0; c < f->nranks; c++) {
+        int cn = rank_conn(f->rank_of[c]), rm = rank_rooms(f->rank_of[c]);
+        if (cn < min_conn || (cn == min_conn && rm < min_rooms)) {
+            min_conn = cn;
+            min_rooms = rm;
+        }
+    }
+    uint32_t best = NODE_NONE, seen = 0;
+    int best_stuck = 0;
+    uint32_t best_g = 0;
+    for (uint32_t c = 0; c < f->nranks && seen < REV_CANDIDATES; c++) {
+        uint32_t r = f->rank_of[c];
+        if (rank_conn(r) != min_conn || rank_rooms(r) != min_rooms)
+            continue;
+        seen++;
+        f->st->setpos_steps += pstack_set(&f->path, &f->pos, &f->ns, c);
+        int stuck = unpushable(f);
+        uint32_t g = node_g(nodes_at(&f->ns, c));
+        if (best == NODE_NONE || stuck < best_stuck || (stuck == best_stuck && g > best_g)) {
+            best = c;
+            best_stuck = stuck;
+            best_g = g;
+        }
+    }
+    if (best == NODE_NONE)
+        return NODE_NONE;
+    f->st->setpos_steps += pstack_set(&f->path, &f->pos, &f->ns, best);
+    memcpy(boxes, f->pos.boxes, sizeof(sq_t) * (size_t)f->b->nboxes);
+    *player = f->pos.player;
+    return best;
 }
 
 void fess_watch(fess *f, const backward *w)

@@ -56,6 +56,10 @@ typedef struct fess_config {
                             the boxes' matching distance to the goals (the
                             parent's assignment, the moved box updated), then
                             age; needs matching */
+    int open;            /* with hf: the reverse strategy's forward half
+                            (search/rev.h): packed is always 0 and the
+                            children of a cell go by age, so the cells are
+                            free-floor regions and room links alone */
     int check;           /* debug: check the position after every walk */
 } fess_config;
 
@@ -90,6 +94,17 @@ void fess_watch(fess *f, const struct backward *w);
  * set up on f's board, outlive f, and be touched by one thread at a time. */
 struct stuck_table;
 void fess_share_patterns(fess *f, struct stuck_table *t);
+
+/* The reverse strategy's target (search/rev.h): of the positions f has
+ * stored with the fewest free-floor regions and then the fewest room
+ * links, the one with the fewest boxes off goals that no push moves, then
+ * the most pushes from the start, then the first stored; or NODE_NONE
+ * when f has stored none. Its boxes into boxes[nboxes], its player's square into
+ * *player. Looks at REV_CANDIDATES positions at most (in the order they
+ * were stored). f may have ended but not been freed; fess_step may
+ * follow. */
+#define REV_CANDIDATES 20000u
+uint32_t fess_open_target(fess *f, sq_t *boxes, sq_t *player);
 
 /* f's node store, for backward_watch. */
 const struct node_store *fess_nodes(const fess *f);

@@ -47,43 +47,13 @@ struct opening {
     int finished;
 };
 
-/* b with its boxes and player where they start and its goals on the
- * squares `goals` (nboxes of them), built and analysed into tb: the same
- * squares, square for square, so positions, moves and keys carry over.
+/* b with its goals on the squares `goals`, analysed, into tb (board_variant).
  * Returns 0, or -1 (tb left freed) when it cannot be built. */
 static int target_board(const board *b, const sq_t *goals, board *tb)
 {
-    size_t cells = (size_t)b->width * (size_t)b->height;
-    level lv;
-    memset(&lv, 0, sizeof lv);
-    lv.width = b->width;
-    lv.height = b->height;
-    lv.title = "";
-    lv.grid = xmalloc(cells + 1);
-    lv.inside = xcalloc(cells + 1, 1);
-    for (size_t c = 0; c < cells; c++) {
-        lv.grid[c] = '#';
-        lv.inside[c] = b->sq_of_cell[c] != SQ_NONE;
-        if (lv.inside[c])
-            lv.grid[c] = ' ';
-    }
-    for (int i = 0; i < b->nboxes; i++) {
-        lv.grid[b->cell[goals[i]]] = '.';
-    }
-    for (int i = 0; i < b->nboxes; i++) {
-        char *g = &lv.grid[b->cell[b->start_boxes[i]]];
-        *g = *g == '.' ? '*' : '$';
-    }
-    char *pg = &lv.grid[b->cell[b->start_player]];
-    *pg = *pg == '.' ? '+' : '@';
-    int rc = board_build(tb, &lv);
-    free(lv.grid);
-    free(lv.inside);
-    if (rc != 0)
+    if (board_variant(b, goals, NULL, 0, tb) != 0)
         return -1;
-    if (tb->nsq != b->nsq || tb->nboxes != b->nboxes ||
-        memcmp(tb->sq_of_cell, b->sq_of_cell, sizeof(sq_t) * cells) != 0 ||
-        distance_analyze(tb) != 0) {
+    if (distance_analyze(tb) != 0) {
         board_free(tb);
         return -1;
     }

@@ -30,7 +30,7 @@ static uint64_t member_work(const stats *st, uint64_t nboxes)
            1900000 * st->cells + (3000 + 36 * nboxes) * nboxes * st->local_searches;
 }
 
-enum { MEMBER_FESS, MEMBER_ASTAR, MEMBER_BACKWARD, MEMBER_OPENING };
+enum { MEMBER_FESS, MEMBER_ASTAR, MEMBER_BACKWARD, MEMBER_OPENING, MEMBER_REV };
 /* The work (member_work) a position of each member's slice stands for:
  * the members' medians on XSokoban (the opening search's from 3 s runs
  * alone on levels 20-29, where it runs long enough to measure; its
@@ -39,7 +39,7 @@ enum { MEMBER_FESS, MEMBER_ASTAR, MEMBER_BACKWARD, MEMBER_OPENING };
  * whose positions cost more gets fewer of them in its turn; never more. */
 static const uint64_t NOMINAL_NS[] = {
     [MEMBER_FESS] = 11500, [MEMBER_ASTAR] = 13300, [MEMBER_BACKWARD] = 4300,
-    [MEMBER_OPENING] = 3000};
+    [MEMBER_OPENING] = 3000, [MEMBER_REV] = 11500};
 /* The backward search's turn: short (its positions are cheap, and it
  * solves a level in a turn or two when it suits it at all). */
 #define SLICE_BACKWARD 160000u
@@ -49,6 +49,10 @@ static const uint64_t NOMINAL_NS[] = {
 /* fess-plan2's turn, once it joins beside the opening search (whose turns
  * are long): four of the first FESS's. */
 #define SLICE_PLAN2 (4 * SLICE_FESS)
+/* The reverse search's turn (search/rev.h), joining with the opening
+ * search: its forward half's positions cost as FESS's, its backward
+ * half's as the backward search's. */
+#define SLICE_REV (4 * SLICE_FESS)
 /* The opening search joins the round once the first FESS has stored this
  * many positions (or ended), about half a second in: the levels the others
  * solve by then pay nothing for it, and on the designed collections it
@@ -60,7 +64,8 @@ static const uint64_t NOMINAL_NS[] = {
  * outcome, its slice, and whether it has ended. */
 typedef struct member {
     const char *name;
-    int kind;     /* MEMBER_FESS, MEMBER_ASTAR, MEMBER_BACKWARD or MEMBER_OPENING */
+    int kind;     /* MEMBER_FESS, MEMBER_ASTAR, MEMBER_BACKWARD, MEMBER_OPENING or
+                     MEMBER_REV */
     void *search;
     search_outcome out;
     uint64_t slice; /* the full slice */
@@ -74,7 +79,7 @@ typedef struct member {
  * each member is touched by its own thread only (the lent thread steps
  * m[1]); the threads share `ended`, `nodes_left` and the memory budget. */
 typedef struct portfolio {
-    member m[5];
+    member m[6];
     int n;                 /* members: FESS, A*, then the second FESS, the
                               backward search and the opening search when
                               they run */
@@ -120,6 +125,7 @@ static int member_step(member *m, uint64_t budget)
     case MEMBER_FESS: done = fess_step(m->search, budget); break;
     case MEMBER_ASTAR: done = astar_step(m->search, budget); break;
     case MEMBER_OPENING: done = opening_step(m->search, budget); break;
+    case MEMBER_REV: done = rev_step(m->search, budget); break;
     default: done = backward_step(m->search, budget); break;
     }
     m->spent_ns += timer_now_ns() - t0;
@@ -144,6 +150,8 @@ static void member_end(portfolio *p, member *m)
         astar_end(m->search);
     else if (m->kind == MEMBER_OPENING)
         opening_end(m->search);
+    else if (m->kind == MEMBER_REV)
+        rev_end(m->search);
     else
         backward_end(m->search);
     m->search = NULL;
@@ -282,11 +290,11 @@ static int plan2_join(portfolio *p, const board *b, const fess_config *cfg, memb
  * second FESS is the first's peer (fess-plan2): the two take the first's
  * turns alternately, in the round of a single FESS (the others keep their
  * share). Returns the turns in round[] (at most 24). */
-static int build_round(int *round, int ib, int i2, int io, int pair)
+static int build_round(int *round, int ib, int i2, int io, int ir, int pair)
 {
-    const int others[6] = {1, io, ib, pair ? -1 : i2, i2 >= 0 && !pair ? ib : -1, io};
+    const int others[7] = {1, io, ib, pair ? -1 : i2, i2 >= 0 && !pair ? ib : -1, io, ir};
     int cycle = 0, firsts = 0;
-    for (int j = 0; j < 6; j++)
+    for (int j = 0; j < 7; j++)
         if (others[j] >= 0) {
             round[cycle++] = pair && firsts++ % 2 ? i2 : 0;
             round[cycle++] = others[j];
@@ -383,6 +391,12 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
                                      cfg->opening_halves,
                                      &p.sub, mem, &m[io].out);
     }
+    const int ir = cfg->use_rev ? p.n++ : -1; /* the reverse member */
+    if (ir >= 0) {
+        m[ir] = (member){.name = "rev", .kind = MEMBER_REV, .slice = SLICE_REV};
+        m[ir].search = rev_begin(b, &cfg->fess, &cfg->backward, REV_FWD_NODES, &p.sub, mem,
+                                 &m[ir].out);
+    }
     spare_task task;
     stop_reason stop = STOP_MEMORY; /* when every member ran out of memory */
     int lent = 0;
@@ -390,9 +404,9 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
      * the most), then in turn A*, the backward search (whose positions the
      * FESS members meet) and, with the second FESS, that one and the
      * backward search again; the opening search twice once it joins. */
-    int round[24], cycle = build_round(round, ib, i2, -1, 0), next_turn = 0;
+    int round[28], cycle = build_round(round, ib, i2, -1, -1, 0), next_turn = 0;
     /* the opening member and fess-plan2 are in the round */
-    int joined = io < 0 && other.plan_pick < 0;
+    int joined = io < 0 && ir < 0 && other.plan_pick < 0;
     for (;;) {
         if (!joined && (m[0].done || m[0].out.st.nodes >= OPENING_JOIN)) {
             /* The opening search joins, and fess-plan2 where its plan is
@@ -402,7 +416,7 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
                 pair = plan2_join(&p, b, &other, mem, cfg->meet);
             if (pair)
                 i2 = p.n - 1;
-            cycle = build_round(round, ib, i2, io, pair);
+            cycle = build_round(round, ib, i2, io, ir, pair);
             next_turn = 0;
             joined = 1;
         }

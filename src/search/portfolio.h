@@ -15,7 +15,9 @@
  * solve by then pay nothing for it), the round then starting again with it
  * after A* and at its end (FESS, A*, FESS, opening, FESS, backward, ...,
  * FESS, opening); fess-plan2 joins then too, taking every other of the
- * first FESS's turns (FESS, A*, FESS-plan2, opening, ...),
+ * first FESS's turns (FESS, A*, FESS-plan2, opening, ...), and with
+ * cfg->use_rev the reverse search (rev.h), its turn after the opening
+ * search's last,
  * with a large slice (its backward half is 300,000 positions). With
  * cfg->meet the FESS members and the
  * backward search meet (fess_watch, backward_watch), so the backward
@@ -43,6 +45,7 @@
 
 #include "backward.h"
 #include "opening.h"
+#include "rev.h"
 
 typedef struct portfolio_config {
     astar_config astar;
@@ -50,6 +53,8 @@ typedef struct portfolio_config {
     backward_config backward;
     int use_backward; /* the backward search as a member with a short turn */
     int use_opening;  /* the opening search (opening.h) as a member */
+    int use_rev;      /* the reverse search (rev.h) as a member, joining
+                         with the opening search */
     int meet;         /* the FESS members and the backward search meet */
     unsigned opening_halves; /* the opening's forward halves (opening_begin's
                                 mask: OPENING_BOTH and its variants) */

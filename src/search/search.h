@@ -66,10 +66,10 @@ long push_seq_pushes(const push_seq *ps);
 
 /* Outcome of a search strategy. */
 /* What one member of a portfolio did (search_outcome.members). */
-#define SEARCH_MAX_MEMBERS 5
+#define SEARCH_MAX_MEMBERS 6
 typedef struct member_report {
     const char *name; /* "fess", "astar", "fess-order", "fess-plan2", "backward",
-                         "opening" */
+                         "opening", "rev" */
     double seconds;   /* time spent in its turns (wall clock: it varies from
                          run to run, unlike the counters) */
     stats st;

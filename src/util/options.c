@@ -36,7 +36,7 @@ typedef struct opt_enum {
 
 static const opt_enum enums[] = {
     {"search", {"astar", "bfs", NULL}},
-    {"strategy", {"astar", "fess", "portfolio", "backward", "opening", NULL}},
+    {"strategy", {"astar", "fess", "portfolio", "backward", "opening", "rev", NULL}},
     {"lent", {"astar", "opening", "opening-alone", NULL}},
 };
 

@@ -27,7 +27,7 @@
     X(optimal, INT, 0, 0, 1, "prove the push count optimal (also: --optimal pushes)")        \
     X(optimize, DBL, 0, 0, 1e9, "optimize each solution found for this many seconds before it is written (moves first; pushes first with --optimal; 0 = off)") \
     X(search, INT, 0, 0, 1, "search: astar (the searches of --strategy) or bfs (breadth-first over pushes)") \
-    X(strategy, INT, 2, 0, 4, "fast mode: astar (A*), fess (feature-space search), portfolio (every member, in turn or side by side), backward (pulls from the goals), opening (pulls to an open position, then FESS meeting them)") \
+    X(strategy, INT, 2, 0, 5, "fast mode: astar (A*), fess (feature-space search), portfolio (every member, in turn or side by side), backward (pulls from the goals), opening (pulls to an open position, then FESS meeting them), rev (FESS pushes to an open position, then pulls from the goals meeting it)") \
     X(zones, INT, 1, 0, 1, "fast mode: a level whose boxes fall into zones they never leave, as many goals as boxes in each, is first solved zone by zone (the other zones' boxes standing as walls) in half its time") \
     X(advisors, INT, 1, 0, 1, "fess: advisors choose weight-0 moves (0 = all moves weigh the same)") \
     X(rooms, INT, 1, 0, 1, "fess: the rooms feature (links between rooms that boxes cut)") \
@@ -37,6 +37,7 @@
     X(plan_search, INT, 2, 0, 2, "fess: the base search that makes the plan: 0 = by boxes done, 1 = by feature cells, 2 = both, the simpler complete plan") \
     X(meet, INT, 1, 0, 1, "portfolio: the feature-space and backward searches meet (a position both reach solves the level)") \
     X(opening, INT, 1, 0, 1, "portfolio: the opening search as a member (pulls to an open position, then FESS meeting them)") \
+    X(rev, INT, 0, 0, 1, "portfolio: the reverse search as a member, joining with the opening search (FESS pushes to an open position, then pulls from the goals meeting it)") \
     X(opening_cells, INT, 1, 0, 1, "opening: its backward searches keep their waiting positions in cells of (free-floor regions, boxes on goals), served in turn (0 = one best-first list)") \
     X(opening_third, INT, 0, 0, 1, "opening: a third forward half beside the two, the squares half without advisors (strategy opening-plain)") \
     X(opening_squares_advisors, INT, 1, 0, 1, "opening: its squares half weighs moves by the advisors (0 = every move weighs the same)") \

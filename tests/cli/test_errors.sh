@@ -100,8 +100,8 @@ usage_case "--memory 1.5" "--memory: '1.5' is not a whole number" solve "$DEMO" 
 usage_case "--threads 0" "--threads: 0 is out of range" solve "$DEMO" --threads 0
 usage_case "--threads 65" "--threads: 65 is out of range" solve "$DEMO" --threads 65
 usage_case "--search dfs" "--search: 'dfs' is not astar or bfs" solve "$DEMO" --search dfs
-usage_case "--strategy foo" "--strategy: 'foo' is not astar, fess, portfolio, backward or opening" solve "$DEMO" --strategy foo
-usage_case "--strategy 5" "--strategy: 5 is out of range \\(0 to 4\\)" solve "$DEMO" --strategy 5
+usage_case "--strategy foo" "--strategy: 'foo' is not astar, fess, portfolio, backward, opening or rev" solve "$DEMO" --strategy foo
+usage_case "--strategy 6" "--strategy: 6 is out of range \\(0 to 5\\)" solve "$DEMO" --strategy 6
 usage_case "--optimal maybe" "--optimal: 'maybe' is not pushes \\(nor a file\\)" solve "$DEMO" --optimal maybe
 usage_case "--optimal moves" "--optimal moves is not supported" solve "$DEMO" --optimal moves
 usage_case "--output onto the input file" "would overwrite the input" solve "$WORK/some.xsb" --output "$WORK/some.xsb"

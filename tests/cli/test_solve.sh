@@ -257,7 +257,7 @@ fi
 # --- every strategy solves every demo level, and the solutions verify;
 # jsonl names the strategy that found each solution (the opening search's
 # backward half reaches the start by itself on most of them)
-for st in astar fess portfolio backward opening; do
+for st in astar fess portfolio backward opening rev; do
     run "$KEEPER" solve "$DEMO" --strategy $st --time 10 --format sok --output "$WORK/$st.sok"
     expect_rc 0 "--strategy $st solves the demo levels"
     run "$KEEPER" verify "$WORK/$st.sok"
@@ -267,6 +267,8 @@ for st in astar fess portfolio backward opening; do
     [ "$n" -eq 8 ] && pass || fail "--strategy $st: $n demo levels solved in jsonl"
     case $st in
         portfolio) expect_out '"strategy":"(fess|astar)"' "--strategy portfolio: jsonl names the strategy" ;;
+        rev) n=$(grep -cE '"strategy":"rev(-meet)?"' "$WORK/out")
+           [ "$n" -eq 8 ] && pass || fail "--strategy rev: jsonl names it on $n levels" ;;
         *) n=$(grep -c "\"strategy\":\"$st\"" "$WORK/out")
            [ "$n" -eq 8 ] && pass || fail "--strategy $st: jsonl names it on $n levels" ;;
     esac
@@ -279,13 +281,25 @@ run "$KEEPER" solve "$DEMO" --strategy bogus
 expect_rc 2 "--strategy bogus is a usage error"
 
 # --- one thread: the same run twice gives the same nodes and solutions
-for st in fess portfolio backward opening; do
+for st in fess portfolio backward opening rev; do
     run "$KEEPER" solve "$DEMO" --strategy $st --format jsonl --quiet
     sed 's/"seconds":[0-9.]*,//' "$WORK/out" > "$WORK/first"
     run "$KEEPER" solve "$DEMO" --strategy $st --format jsonl --quiet
     sed 's/"seconds":[0-9.]*,//' "$WORK/out" > "$WORK/second"
     cmp -s "$WORK/first" "$WORK/second" && pass || fail "--strategy $st: two runs differ"
 done
+# --rev: the reverse search joins the portfolio with the opening search
+# (XSokoban 29: its first turn comes within 700,000 positions); off by
+# default.
+if [ -f "$LEVELS/xsokoban90.xsb" ]; then
+    run "$KEEPER" solve "$LEVELS/xsokoban90.xsb" --level 29 --max-nodes 700000 --verbose --rev
+    n=$(awk '$1 == "member" && $2 == "rev" { print $5 }' "$WORK/err")
+    [ -n "$n" ] && [ "$n" -gt 0 ] && pass || fail "--rev: the reverse member stored '$n' positions"
+    run "$KEEPER" solve "$LEVELS/xsokoban90.xsb" --level 29 --time 1 --verbose
+    grep -q 'member rev' "$WORK/err" && fail "no --rev: a reverse member ran" || pass
+else
+    skip "$LEVELS/xsokoban90.xsb not found: --rev on XSokoban 29"
+fi
 # ... and on a level where the portfolio's searches take turns for a second
 # (XSokoban 40: A* finds the solution in the fifth round).
 if [ -f "$LEVELS/xsokoban90.xsb" ]; then

@@ -1,0 +1,133 @@
+/* test_rev.c: the reverse strategy (search/rev.h).
+ *  - its target (fess_open_target) is a position of the level: the box
+ *    count, no box on a wall or another, the player on free floor, and no
+ *    more free-floor regions (an independent flood) than the start;
+ *  - with a forward half of a few positions the backward half has to meet
+ *    it: on Boxoban levels the strategy solves only levels BFS solves,
+ *    every solution replays (crosscheck), it never claims a level has no
+ *    solution that BFS solves, and meetings do happen. */
+#include "test.h"
+#include "crosscheck.h"
+#include "../../src/core/level.h"
+#include "../../src/search/fess.h"
+#include "../../src/search/nodes.h"
+#include "../../src/search/rev.h"
+#include "../../src/util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const fess_config rev_fess = {
+    .dl = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .fixed = 1, .capsets = 1},
+    .matching = 1, .packing = 1, .advisors = 1, .rooms = 1, .hotspots = 1, .plan = 2};
+
+/* Free-floor regions with boxes on `boxes` (an independent flood). */
+static int regions_of(const board *b, const sq_t *boxes)
+{
+    uint8_t *box = calloc((size_t)b->nsq, 1), *seen = calloc((size_t)b->nsq, 1);
+    sq_t *stack = malloc(sizeof(sq_t) * (size_t)b->nsq);
+    for (int i = 0; i < b->nboxes; i++)
+        box[boxes[i]] = 1;
+    int n = 0;
+    for (sq_t q0 = 0; q0 < b->nsq; q0++) {
+        if (box[q0] || seen[q0])
+            continue;
+        n++;
+        int sp = 0;
+        seen[q0] = 1;
+        stack[sp++] = q0;
+        while (sp > 0) {
+            sq_t q = stack[--sp];
+            for (int d = 0; d < 4; d++) {
+                sq_t t = b->nb[q][d];
+                if (t != SQ_NONE && !box[t] && !seen[t]) {
+                    seen[t] = 1;
+                    stack[sp++] = t;
+                }
+            }
+        }
+    }
+    free(box);
+    free(seen);
+    free(stack);
+    return n;
+}
+
+TEST(rev_target_is_a_position_no_less_open_than_the_start)
+{
+    const char *path = test_shared_level("boxoban/medium/valid/000.txt");
+    if (!path)
+        SKIP("shared boxoban levels not found");
+    collection c;
+    REQUIRE(collection_load(&c, path) == 0);
+    int count = test_quick() ? 10 : 40, found = 0;
+    for (int k = 0; k < count && k < c.nlevels; k++) {
+        board b;
+        if (test_level_board(&c.levels[k], &b) != 0)
+            continue;
+        fess_config fc = rev_fess;
+        fc.hf = 1;
+        fc.open = 1;
+        fc.packing = 0;
+        search_limits lim = {0};
+        membudget mem;
+        mem_init(&mem, 1ULL << 28);
+        search_outcome out;
+        fess *f = fess_begin(&b, &fc, &lim, &mem, &out);
+        fess_step(f, 500);
+        sq_t *boxes = xcalloc((size_t)b.nboxes + 1, sizeof(sq_t));
+        sq_t player = SQ_NONE;
+        uint32_t x = fess_open_target(f, boxes, &player);
+        if (x != NODE_NONE) {
+            found++;
+            uint8_t *on = calloc((size_t)b.nsq, 1);
+            int clash = 0;
+            for (int i = 0; i < b.nboxes; i++) {
+                clash |= boxes[i] >= b.nsq || on[boxes[i]];
+                if (boxes[i] < b.nsq)
+                    on[boxes[i]] = 1;
+            }
+            CHECK(!clash);
+            CHECK(player < b.nsq && !on[player]);
+            CHECK(regions_of(&b, boxes) <= regions_of(&b, b.start_boxes));
+            free(on);
+        }
+        free(boxes);
+        fess_end(f);
+        push_seq_free(&out.pushes);
+        board_free(&b);
+    }
+    /* the forward half stores the start at least: a target every time */
+    CHECK_INT(found, count);
+    collection_free(&c);
+}
+
+static int rev_met;
+
+static void run_rev(const board *b, const void *cfg, search_limits *lim, membudget *mem,
+                    search_outcome *out)
+{
+    uint64_t fwd_nodes = *(const uint64_t *)cfg;
+    backward_config bc = {.reach = 1, .matching = 1};
+    rev_solve(b, &rev_fess, &bc, fwd_nodes, lim, mem, out);
+    if (out->solved && !strcmp(out->strategy, "rev-meet"))
+        rev_met++;
+    /* a target that leads nowhere proves nothing: only the forward half's
+     * exhaustion reads as "no solution" */
+    if (!out->solved)
+        CHECK(out->stop != STOP_NONE);
+}
+
+/* The forward half's target after 20 and after 200 positions: every
+ * verdict agrees with breadth-first search, and the backward half solves
+ * levels (reaching the target or meeting the forward store). */
+TEST(rev_solves_what_bfs_solves_through_meetings)
+{
+    static const uint64_t fwd[2] = {20, 200};
+    for (int h = 0; h < 2; h++) {
+        rev_met = 0;
+        crosscheck_file("boxoban/medium/valid/000.txt", 50, run_rev, &fwd[h], 0, 60);
+        if (test_shared_level("boxoban/medium/valid/000.txt"))
+            CHECK(rev_met >= (test_quick() ? 3 : 15));
+    }
+}
