@@ -5,7 +5,7 @@
 #include "solread.h"
 #include "../analysis/distance.h"
 #include "../analysis/packing.h"
-#include "../analysis/plan.h"
+#include "../search/basesearch.h"
 #include "../analysis/rooms.h"
 #include "../analysis/zones.h"
 #include "../deadlock/capsets.h"

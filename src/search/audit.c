@@ -7,7 +7,7 @@
 
 #include "backward.h"
 #include "../analysis/packing.h"
-#include "../analysis/plan.h"
+#include "basesearch.h"
 #include "../core/position.h"
 #include "../core/reach.h"
 #include "../deadlock/layer.h"

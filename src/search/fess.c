@@ -1,5 +1,6 @@
 /* fess.c: the feature-space search (see fess.h). */
 #include "fess.h"
+#include "basesearch.h"
 #include "backward.h"
 #include "boxpath.h"
 #include "nodes.h"

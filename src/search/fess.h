@@ -46,7 +46,7 @@ typedef struct fess_config {
     int hotspots;        /* the hotspots advisor (heuristic/hotspot.h) */
     int plan;            /* packing plan with parking (analysis/plan.h): 0 = off,
                             1 = where the packing order fails, 2 = always */
-    int plan_pick;       /* which base search's plan (plan.h PLAN_PICK_*) */
+    int plan_pick;       /* which base search's plan (basesearch.h PLAN_PICK_*) */
     int oop;             /* the out-of-plan feature and advisor (with a plan) */
     int hf;              /* Festival's HF forward order (the opening search's
                             squares half): every move weighs 0 (no advisors);
@@ -78,7 +78,7 @@ void fess_end(fess *f);
  * too (then a search with --plan 1 would rank positions differently). */
 int fess_plan_replaced_order(const fess *f);
 
-/* The plan_pick (analysis/plan.h) that gives the other base search's
+/* The plan_pick (search/basesearch.h) that gives the other base search's
  * plan, where f follows the simpler of two plans; else -1. */
 int fess_plan_other(const fess *f);
 /* Whether f follows a complete plan. */

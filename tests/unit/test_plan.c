@@ -1,4 +1,4 @@
-/* test_plan.c: the packing plan of the base search (analysis/plan.h).
+/* test_plan.c: the packing plan of the base search (search/basesearch.h, analysis/plan.h).
  *  - a hand-made board whose plan is worked out in the comment, and the
  *    packed count of positions along it;
  *  - the base search's arrays in the caller's memory budget (all given
@@ -14,7 +14,7 @@
 #include "test.h"
 #include "crosscheck.h"
 #include "../../src/analysis/packing.h"
-#include "../../src/analysis/plan.h"
+#include "../../src/search/basesearch.h"
 #include "../../src/core/level.h"
 #include "../../src/core/position.h"
 #include "../../src/util/mem.h"
