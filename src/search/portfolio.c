@@ -391,7 +391,10 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
                                      cfg->opening_halves,
                                      &p.sub, mem, &m[io].out);
     }
-    const int ir = cfg->use_rev ? p.n++ : -1; /* the reverse member */
+    /* the reverse member: in the round with use_rev, or for a lent thread
+     * with lent_opening 3 */
+    const int ir = cfg->use_rev || cfg->lent_opening == 3 ? p.n++ : -1;
+    const int ir_round = cfg->use_rev ? ir : -1;
     if (ir >= 0) {
         m[ir] = (member){.name = "rev", .kind = MEMBER_REV, .slice = SLICE_REV};
         m[ir].search = rev_begin(b, &cfg->fess, &cfg->backward, REV_FWD_NODES, &p.sub, mem,
@@ -406,7 +409,7 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
      * backward search again; the opening search twice once it joins. */
     int round[28], cycle = build_round(round, ib, i2, -1, -1, 0), next_turn = 0;
     /* the opening member and fess-plan2 are in the round */
-    int joined = io < 0 && ir < 0 && other.plan_pick < 0;
+    int joined = io < 0 && ir_round < 0 && other.plan_pick < 0;
     for (;;) {
         if (!joined && (m[0].done || m[0].out.st.nodes >= OPENING_JOIN)) {
             /* The opening search joins, and fess-plan2 where its plan is
@@ -416,7 +419,7 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
                 pair = plan2_join(&p, b, &other, mem, cfg->meet);
             if (pair)
                 i2 = p.n - 1;
-            cycle = build_round(round, ib, i2, io, ir, pair);
+            cycle = build_round(round, ib, i2, io, ir_round, pair);
             next_turn = 0;
             joined = 1;
         }
@@ -435,7 +438,9 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
         /* 1. A lent thread: the members go on side by side, to the end. */
         atomic_store(&p.apart, 1);
         p.lent_group = 1u << 1;
-        if (cfg->lent_opening && io >= 0 && !m[io].done)
+        if (cfg->lent_opening == 3 && ir >= 0 && !m[ir].done)
+            p.lent_group = 1u << ir;
+        else if (cfg->lent_opening && cfg->lent_opening < 3 && io >= 0 && !m[io].done)
             p.lent_group = (cfg->lent_opening == 2 ? 0 : p.lent_group) | 1u << io;
         if (lim->spares && !m[0].done && !m[1].done &&
             spares_lend(lim->spares, &task, spare_run, &p)) {

@@ -59,7 +59,8 @@ typedef struct portfolio_config {
     unsigned opening_halves; /* the opening's forward halves (opening_begin's
                                 mask: OPENING_BOTH and its variants) */
     int lent_opening; /* a lent thread runs the opening search beside A* (1)
-                         or alone (2; A* stays with the others) */
+                         or alone (2; A* stays with the others), or the
+                         reverse search alone (3) */
 } portfolio_config;
 
 /* Solves from the level's start; out->strategy names the strategy that

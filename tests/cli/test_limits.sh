@@ -224,13 +224,19 @@ if have_shared && [ -f "$LEVELS/xsokoban90.xsb" ]; then
 
     # --lent: what the lent thread runs on a level alone. With astar it
     # steps A* alone (the longest turn); with opening-alone the opening
-    # search alone, A* taking turns with the feature-space search.
-    for lent in astar opening-alone; do
+    # search alone, A* taking turns with the feature-space search; with rev
+    # the reverse search alone (off in the round: it runs on that thread
+    # only).
+    for lent in astar opening-alone rev; do
         run "$KEEPER" solve "$XS" --level 29 --threads 2 --time 1 --verbose --lent "$lent"
         expect_err 'lent_threads +1 ' "--lent $lent: the second thread was lent"
         a=$(awk '$1 == "member" && $2 == "astar" { print $3 }' "$WORK/err")
         op=$(awk '$1 == "member" && $2 == "opening" { print $3 }' "$WORK/err")
-        if [ "$lent" = astar ]; then
+        if [ "$lent" = rev ]; then
+            rv=$(awk '$1 == "member" && $2 == "rev" { print $3 }' "$WORK/err")
+            awk -v a="$a" -v r="$rv" 'BEGIN { exit !(r + 0 > a + 0) }' && pass ||
+                fail "--lent rev: A* ran $a s, the reverse search '$rv' s"
+        elif [ "$lent" = astar ]; then
             awk -v a="$a" -v o="$op" 'BEGIN { exit !(a + 0 > o + 0) }' && pass ||
                 fail "--lent astar: A* ran $a s, the opening search $op s"
         else

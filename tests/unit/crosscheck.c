@@ -190,3 +190,35 @@ void test_best_per_region(position *p, sq_t from, const int *dist, int *best)
     p->player = player0;
     reach_free(&r);
 }
+
+/* Free-floor regions with boxes on `boxes` (an independent flood). */
+int test_count_regions(const board *b, const sq_t *boxes)
+{
+    uint8_t *box = calloc((size_t)b->nsq, 1), *seen = calloc((size_t)b->nsq, 1);
+    sq_t *stack = malloc(sizeof(sq_t) * (size_t)b->nsq);
+    for (int i = 0; i < b->nboxes; i++)
+        box[boxes[i]] = 1;
+    int n = 0;
+    for (sq_t q0 = 0; q0 < b->nsq; q0++) {
+        if (box[q0] || seen[q0])
+            continue;
+        n++;
+        int sp = 0;
+        seen[q0] = 1;
+        stack[sp++] = q0;
+        while (sp > 0) {
+            sq_t q = stack[--sp];
+            for (int d = 0; d < 4; d++) {
+                sq_t t = b->nb[q][d];
+                if (t != SQ_NONE && !box[t] && !seen[t]) {
+                    seen[t] = 1;
+                    stack[sp++] = t;
+                }
+            }
+        }
+    }
+    free(box);
+    free(seen);
+    free(stack);
+    return n;
+}

@@ -73,4 +73,8 @@ int test_random_push_to(position *p, reach *r, uint64_t *seed, int off_dead, sq_
  * its normalized square), -1 where none. p is unchanged on return. */
 void test_best_per_region(position *p, sq_t from, const int *dist, int *best);
 
+/* Free-floor regions with boxes on `boxes` (nboxes squares): an
+ * independent flood, for the searches' region counts. */
+int test_count_regions(const board *b, const sq_t *boxes);
+
 #endif

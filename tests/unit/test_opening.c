@@ -19,38 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Free-floor regions with boxes on `boxes` (an independent flood). */
-static int count_regions(const board *b, const sq_t *boxes)
-{
-    uint8_t *box = calloc((size_t)b->nsq, 1), *seen = calloc((size_t)b->nsq, 1);
-    sq_t *stack = malloc(sizeof(sq_t) * (size_t)b->nsq);
-    for (int i = 0; i < b->nboxes; i++)
-        box[boxes[i]] = 1;
-    int n = 0;
-    for (sq_t q0 = 0; q0 < b->nsq; q0++) {
-        if (box[q0] || seen[q0])
-            continue;
-        n++;
-        int sp = 0;
-        seen[q0] = 1;
-        stack[sp++] = q0;
-        while (sp > 0) {
-            sq_t q = stack[--sp];
-            for (int d = 0; d < 4; d++) {
-                sq_t t = b->nb[q][d];
-                if (t != SQ_NONE && !box[t] && !seen[t]) {
-                    seen[t] = 1;
-                    stack[sp++] = t;
-                }
-            }
-        }
-    }
-    free(box);
-    free(seen);
-    free(stack);
-    return n;
-}
-
 TEST(opening_order_keeps_a_one_region_best)
 {
     const char *path = test_shared_level("boxoban/medium/valid/000.txt");
@@ -80,7 +48,7 @@ TEST(opening_order_keeps_a_one_region_best)
         uint32_t x = backward_best(w, boxes, &player);
         if (x != NODE_NONE) {
             found++;
-            CHECK_INT(count_regions(&b, boxes), 1);
+            CHECK_INT(test_count_regions(&b, boxes), 1);
             /* the player stands on free floor */
             int on_box = 0;
             for (int i = 0; i < b.nboxes; i++)

@@ -21,38 +21,6 @@ static const fess_config rev_fess = {
     .dl = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .fixed = 1, .capsets = 1},
     .matching = 1, .packing = 1, .advisors = 1, .rooms = 1, .hotspots = 1, .plan = 2};
 
-/* Free-floor regions with boxes on `boxes` (an independent flood). */
-static int regions_of(const board *b, const sq_t *boxes)
-{
-    uint8_t *box = calloc((size_t)b->nsq, 1), *seen = calloc((size_t)b->nsq, 1);
-    sq_t *stack = malloc(sizeof(sq_t) * (size_t)b->nsq);
-    for (int i = 0; i < b->nboxes; i++)
-        box[boxes[i]] = 1;
-    int n = 0;
-    for (sq_t q0 = 0; q0 < b->nsq; q0++) {
-        if (box[q0] || seen[q0])
-            continue;
-        n++;
-        int sp = 0;
-        seen[q0] = 1;
-        stack[sp++] = q0;
-        while (sp > 0) {
-            sq_t q = stack[--sp];
-            for (int d = 0; d < 4; d++) {
-                sq_t t = b->nb[q][d];
-                if (t != SQ_NONE && !box[t] && !seen[t]) {
-                    seen[t] = 1;
-                    stack[sp++] = t;
-                }
-            }
-        }
-    }
-    free(box);
-    free(seen);
-    free(stack);
-    return n;
-}
-
 TEST(rev_target_is_a_position_no_less_open_than_the_start)
 {
     const char *path = test_shared_level("boxoban/medium/valid/000.txt");
@@ -89,7 +57,7 @@ TEST(rev_target_is_a_position_no_less_open_than_the_start)
             }
             CHECK(!clash);
             CHECK(player < b.nsq && !on[player]);
-            CHECK(regions_of(&b, boxes) <= regions_of(&b, b.start_boxes));
+            CHECK(test_count_regions(&b, boxes) <= test_count_regions(&b, b.start_boxes));
             free(on);
         }
         free(boxes);
