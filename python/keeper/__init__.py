@@ -335,7 +335,7 @@ def solve(level: Union[Level, str], *, time: Optional[float] = 60,
     """Solves one level (a Level, or XSB text). `time` in seconds (None or 0:
     no limit), `memory` in MiB, optimal="pushes" proves the push count,
     `strategy` one of keeper's ("portfolio", "fess", "astar", "backward",
-    "opening"), threads=2 runs the portfolio's searches side by side. Other
+    "opening", "rev"), threads=2 runs the portfolio's searches side by side. Other
     keyword options are keeper's (option_names(); dead_squares=False is
     --no-dead-squares). Raises KeeperError for a malformed level, ValueError
     for a bad option."""

@@ -23,7 +23,7 @@ def main(argv=None) -> int:
     sp.add_argument("--threads", type=int, default=1, help="levels at a time (default 1)")
     sp.add_argument("--optimal", action="store_true", help="prove the push count optimal")
     sp.add_argument("--strategy", default=None,
-                    help="portfolio (default), fess, astar, backward, opening")
+                    help="portfolio (default), fess, astar, backward, opening, rev")
     sp.add_argument("--format", choices=["lurd", "jsonl"], default="lurd")
     sp.add_argument("--quiet", "-q", action="store_true", help="no result lines on stderr")
     a = ap.parse_args(argv)
