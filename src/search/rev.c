@@ -138,7 +138,9 @@ static int backward_turn(rev *r, uint64_t upto)
         return 0;
     r->bdone = 1;
     stop_reason why = r->bout.stop;
-    if (r->bout.solved || (why != STOP_EXHAUSTED && why != STOP_NONE && why != STOP_GAVE_UP))
+    /* STOP_NONE: the target reached, or a meeting (the solution is taken
+     * at the end); or a limit every half shares */
+    if (why != STOP_EXHAUSTED && why != STOP_GAVE_UP)
         return finish(r, why);
     /* exhausted: the target does not lead to the goal; the forward half
      * runs on alone */

@@ -288,6 +288,18 @@ for st in fess portfolio backward opening rev; do
     sed 's/"seconds":[0-9.]*,//' "$WORK/out" > "$WORK/second"
     cmp -s "$WORK/first" "$WORK/second" && pass || fail "--strategy $st: two runs differ"
 done
+# --strategy rev ends as soon as its backward half reaches the target or
+# meets the forward half (XSokoban 22: 114,107 positions; a version that let
+# the forward half run on reported it only at the node limit)
+if [ -f "$LEVELS/xsokoban90.xsb" ]; then
+    run "$KEEPER" solve "$LEVELS/xsokoban90.xsb" --level 22 --strategy rev --max-nodes 3000000 --format jsonl
+    expect_out '"status":"solved".*"strategy":"rev-meet"' "--strategy rev: XSokoban 22 solved by the backward half"
+    nodes=$(sed -n 's/.*"nodes":\([0-9]*\).*/\1/p' "$WORK/out")
+    [ -n "$nodes" ] && [ "$nodes" -lt 1000000 ] && pass ||
+        fail "--strategy rev: XSokoban 22 took $nodes positions (it should end at the meeting)"
+else
+    skip "$LEVELS/xsokoban90.xsb not found: --strategy rev on XSokoban 22"
+fi
 # --rev: the reverse search joins the portfolio with the opening search
 # (XSokoban 29: its first turn comes within 700,000 positions); off by
 # default.
