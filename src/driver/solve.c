@@ -89,7 +89,7 @@ void driver_configs(const options *o, search_configs *sc)
                                        .meet = (int)o->meet, .use_opening = (int)o->opening,
                                        .use_rev = (int)o->rev,
                                        .opening_halves = sc->opening_halves,
-                                       .lent_opening = (int)o->lent};
+                                       .lent = (int)o->lent};
 }
 
 /* Whether some box starts on a dead square (then no search is needed). */

@@ -73,22 +73,6 @@ static void sum_stats(opening *o)
     st->mem_bytes = o->mem->peak;
 }
 
-static void trace_target(const board *b, const sq_t *target, sq_t player)
-{
-    char *g = xmalloc((size_t)b->width * b->height);
-    for (int c = 0; c < b->width * b->height; c++)
-        g[c] = b->sq_of_cell[c] == SQ_NONE ? '#' : ' ';
-    for (int i = 0; i < b->nboxes; i++)
-        g[b->cell[target[i]]] = '$';
-    for (int i = 0; i < b->nboxes; i++)
-        g[b->cell[b->goals[i]]] = g[b->cell[b->goals[i]]] == '$' ? '*' : '.';
-    g[b->cell[player]] = '@';
-    for (int y = 0; y < b->height; y++)
-        fprintf(stderr, "%.*s\n", b->width, g + y * b->width);
-    fprintf(stderr, "\n");
-    free(g);
-}
-
 /* Leg g's backward half has stored its positions: the target, and the
  * forward halves set up on the target board. Returns 0, or 1 when the leg
  * gives up (no target). */
@@ -100,7 +84,7 @@ static int start_forward(opening *o, leg *g)
     int ok = backward_best(g->bw, target, &player) != NODE_NONE &&
              target_board(b, target, &g->tb) == 0;
     if (ok && getenv("KEEPER_TRACE_OPENING"))
-        trace_target(b, target, player);
+        search_trace_position(b, target, player);
     free(target);
     if (!ok)
         return 1;

@@ -251,7 +251,7 @@ static void member_run(portfolio *p, unsigned group)
     }
 }
 
-/* The lent thread's task: A*, and the opening search with cfg->lent_opening. */
+/* The lent thread's task: the members of p->lent_group (cfg->lent). */
 static void spare_run(void *arg)
 {
     portfolio *p = arg;
@@ -289,7 +289,8 @@ static int plan2_join(portfolio *p, const board *b, const fess_config *cfg, memb
  * search again; members that do not run (-1) are left out. `pair`: the
  * second FESS is the first's peer (fess-plan2): the two take the first's
  * turns alternately, in the round of a single FESS (the others keep their
- * share). Returns the turns in round[] (at most 24). */
+ * share). Returns the turns in round[] (at most 28: seven others, each
+ * after a FESS turn, twice with fess-order). */
 static int build_round(int *round, int ib, int i2, int io, int ir, int pair)
 {
     const int others[7] = {1, io, ib, pair ? -1 : i2, i2 >= 0 && !pair ? ib : -1, io, ir};
@@ -392,8 +393,8 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
                                      &p.sub, mem, &m[io].out);
     }
     /* the reverse member: in the round with use_rev, or for a lent thread
-     * with lent_opening 3 */
-    const int ir = cfg->use_rev || cfg->lent_opening == 3 ? p.n++ : -1;
+     * (LENT_REV) */
+    const int ir = cfg->use_rev || cfg->lent == LENT_REV ? p.n++ : -1;
     const int ir_round = cfg->use_rev ? ir : -1;
     if (ir >= 0) {
         m[ir] = (member){.name = "rev", .kind = MEMBER_REV, .slice = SLICE_REV};
@@ -438,10 +439,12 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
         /* 1. A lent thread: the members go on side by side, to the end. */
         atomic_store(&p.apart, 1);
         p.lent_group = 1u << 1;
-        if (cfg->lent_opening == 3 && ir >= 0 && !m[ir].done)
+        if (cfg->lent == LENT_REV && ir >= 0 && !m[ir].done)
             p.lent_group = 1u << ir;
-        else if (cfg->lent_opening && cfg->lent_opening < 3 && io >= 0 && !m[io].done)
-            p.lent_group = (cfg->lent_opening == 2 ? 0 : p.lent_group) | 1u << io;
+        else if (cfg->lent == LENT_OPENING && io >= 0 && !m[io].done)
+            p.lent_group |= 1u << io;
+        else if (cfg->lent == LENT_OPENING_ALONE && io >= 0 && !m[io].done)
+            p.lent_group = 1u << io;
         if (lim->spares && !m[0].done && !m[1].done &&
             spares_lend(lim->spares, &task, spare_run, &p)) {
             lent = 1;

@@ -47,6 +47,9 @@
 #include "opening.h"
 #include "rev.h"
 
+/* portfolio_config.lent, in the order of --lent's names */
+enum { LENT_ASTAR, LENT_OPENING, LENT_OPENING_ALONE, LENT_REV };
+
 typedef struct portfolio_config {
     astar_config astar;
     fess_config fess;
@@ -58,9 +61,10 @@ typedef struct portfolio_config {
     int meet;         /* the FESS members and the backward search meet */
     unsigned opening_halves; /* the opening's forward halves (opening_begin's
                                 mask: OPENING_BOTH and its variants) */
-    int lent_opening; /* a lent thread runs the opening search beside A* (1)
-                         or alone (2; A* stays with the others), or the
-                         reverse search alone (3) */
+    int lent;         /* what a lent thread runs (--lent): LENT_ASTAR,
+                         LENT_OPENING (the opening search beside A*),
+                         LENT_OPENING_ALONE (A* stays with the others) or
+                         LENT_REV (the reverse search alone) */
 } portfolio_config;
 
 /* Solves from the level's start; out->strategy names the strategy that

@@ -24,8 +24,7 @@ struct rev {
     membudget *mem;
     search_outcome *out;
     fess *fw;
-    search_outcome fout;
-    int fdone;
+    search_outcome fout; /* the forward half's; its end ends the search */
     board tb; /* the level with the target as its start */
     int have_tb;
     uint32_t target; /* the target's node in the forward store */
@@ -95,19 +94,9 @@ static void start_backward(rev *r)
             board_free(&r->tb);
     }
     if (r->have_tb && getenv("KEEPER_TRACE_REV")) {
-        char *g = xmalloc((size_t)b->width * b->height);
-        for (int c = 0; c < b->width * b->height; c++)
-            g[c] = b->sq_of_cell[c] == SQ_NONE ? '#' : ' ';
-        for (int i = 0; i < b->nboxes; i++)
-            g[b->cell[b->goals[i]]] = '.';
-        for (int i = 0; i < b->nboxes; i++)
-            g[b->cell[boxes[i]]] = b->is_goal[boxes[i]] ? '*' : '$';
-        g[b->cell[player]] = '@';
         fprintf(stderr, "rev: target, node %u of %u\n", r->target,
                 (unsigned)r->fout.st.nodes);
-        for (int y = 0; y < b->height; y++)
-            fprintf(stderr, "%.*s\n", b->width, g + y * b->width);
-        free(g);
+        search_trace_position(b, boxes, player);
     }
     free(boxes);
     if (!r->have_tb) {
@@ -125,7 +114,6 @@ static int forward_turn(rev *r, uint64_t upto)
 {
     if (!fess_step(r->fw, upto))
         return 0;
-    r->fdone = 1;
     stop_reason why = r->fout.stop;
     /* solved (the goal, or a meeting), exhausted (no solution: FESS's
      * pruning is sound), or a limit every half shares */

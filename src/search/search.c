@@ -3,6 +3,7 @@
 #include "../util/timer.h"
 #include "../util/util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,4 +92,20 @@ void search_limits_start(search_limits *lim, double seconds)
 int64_t search_first_progress(const search_limits *lim)
 {
     return lim->progress ? lim->start_ns + (int64_t)(lim->progress_every * 1e9) : 0;
+}
+
+void search_trace_position(const board *b, const sq_t *boxes, sq_t player)
+{
+    char *g = xmalloc((size_t)b->width * b->height);
+    for (int c = 0; c < b->width * b->height; c++)
+        g[c] = b->sq_of_cell[c] == SQ_NONE ? '#' : ' ';
+    for (int i = 0; i < b->nboxes; i++)
+        g[b->cell[boxes[i]]] = '$';
+    for (int i = 0; i < b->nboxes; i++)
+        g[b->cell[b->goals[i]]] = g[b->cell[b->goals[i]]] == '$' ? '*' : '.';
+    g[b->cell[player]] = '@';
+    for (int y = 0; y < b->height; y++)
+        fprintf(stderr, "%.*s\n", b->width, g + y * b->width);
+    fprintf(stderr, "\n");
+    free(g);
 }

@@ -64,6 +64,10 @@ void push_seq_free(push_seq *ps);
 /* Total pushes. */
 long push_seq_pushes(const push_seq *ps);
 
+/* For the searches' traces (KEEPER_TRACE_*): the position with boxes[nboxes]
+ * and the player on `player` drawn on stderr in XSB, then a blank line. */
+void search_trace_position(const board *b, const sq_t *boxes, sq_t player);
+
 /* Outcome of a search strategy. */
 /* What one member of a portfolio did (search_outcome.members). */
 #define SEARCH_MAX_MEMBERS 6
