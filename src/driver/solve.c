@@ -314,6 +314,7 @@ typedef struct zone_run {
     zones z;
     int ncells, left;
     char *g, *g2, *done;
+    char *blocked; /* zones proven to have no solution in g (until g changes) */
     int64_t end; /* when the zones' share of the level's time runs out */
     strbuf sol;
     int trace;
@@ -364,7 +365,14 @@ static int try_zone(zone_run *zr, int k, int64_t now, int last_resort)
         so.optimize = 0;
         search_limits sl = *zr->lim;
         sl.start_ns = now;
-        sl.deadline_ns = now + (zr->end - now) / zr->left;
+        /* the time left shared by the zones that may still be solved from
+         * g: one proven to have no solution there waits for another zone to
+         * move (Sasquatch VI 19: its first zone is shut in until the second
+         * is solved, which needs more than half of the zones' time) */
+        int open = 0;
+        for (int j = 0; j < z->n; j++)
+            open += !zr->done[j] && !zr->blocked[j];
+        sl.deadline_ns = now + (zr->end - now) / MAX(open, 1);
         if (zr->lim->max_nodes)
             sl.max_nodes = zr->lim->max_nodes - zr->st->nodes;
         solve_result r;
@@ -383,6 +391,7 @@ static int try_zone(zone_run *zr, int k, int64_t now, int last_resort)
                     open_all = zone_reachable(lv, zr->b, z, zr->g2, j);
             if (open_all || last_resort) {
                 memcpy(zr->g, zr->g2, (size_t)zr->ncells);
+                memset(zr->blocked, 0, (size_t)z->n);
                 sb_puts(&zr->sol, r.lurd);
                 zr->done[k] = 1;
                 zr->left--;
@@ -390,6 +399,8 @@ static int try_zone(zone_run *zr, int k, int64_t now, int last_resort)
             } else {
                 taken = ZONE_SHUTS_OUT;
             }
+        } else if (r.stop == STOP_EXHAUSTED) {
+            zr->blocked[k] = 1;
         }
         solve_result_free(&r);
     }
@@ -442,6 +453,7 @@ static int solve_by_zones(const level *lv, const board *b, const options *o,
     memcpy(zr.g, lv->grid, (size_t)zr.ncells);
     zr.g2 = xmalloc((size_t)zr.ncells);
     zr.done = xcalloc((size_t)zr.z.n, 1);
+    zr.blocked = xcalloc((size_t)zr.z.n, 1);
     zones_first_done(&zr);
     zr.end = lim->start_ns + (int64_t)((double)(lim->deadline_ns - lim->start_ns) * ZONES_SHARE);
     sb_init(&zr.sol);
@@ -454,7 +466,7 @@ static int solve_by_zones(const level *lv, const board *b, const options *o,
         shut = 0;
         for (int k = 0; k < zr.z.n && zr.left; k++) {
             int64_t now = timer_now_ns();
-            if (zr.done[k] || now >= zr.end || (lim->interrupt && atomic_load(lim->interrupt)) ||
+            if (zr.done[k] || zr.blocked[k] || now >= zr.end || (lim->interrupt && atomic_load(lim->interrupt)) ||
                 (lim->max_nodes && st->nodes >= lim->max_nodes))
                 continue;
             int t = try_zone(&zr, k, now, last_resort);
@@ -472,6 +484,7 @@ static int solve_by_zones(const level *lv, const board *b, const options *o,
     else
         sb_free(&zr.sol);
     free(zr.done);
+    free(zr.blocked);
     free(zr.g2);
     free(zr.g);
     zones_free(&zr.z);
@@ -557,6 +570,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
     } else if (res->status == RESULT_SOLVED) {
         /* solved zone by zone */
     } else {
+        res->stop = out.stop;
         snprintf(res->reason, sizeof res->reason, "%s", stop_reason_text(out.stop));
     }
     /* In push-optimal mode every expanded f is at most the optimal push

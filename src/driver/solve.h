@@ -23,6 +23,8 @@ const char *result_status_text(result_status s); /* "solved", "unsolved", "inval
 typedef struct solve_result {
     result_status status;
     char reason[512]; /* why not solved: a stop reason or the level's error */
+    stop_reason stop; /* why the search stopped when not solved (STOP_EXHAUSTED:
+                         proven to have no solution) */
     int optimal;      /* push count proven optimal */
     long lower_bound; /* push-optimal mode: every solution has at least this
                          many pushes (proven); -1 when not known */
