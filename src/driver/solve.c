@@ -358,8 +358,12 @@ static int try_zone(zone_run *zr, int k, int64_t now, int last_resort)
         /* the player ends where it can go on to the other zones */
         int ends[LEVEL_END_MAX];
         int nends = zone_end_cells(lv, zr->b, z, zr->g, zr->done, k, ends);
-        for (int e = 0; e < nends; e++)
+        for (int e = 0; e < nends; e++) {
             c.levels[0].end_cell1[e] = ends[e] + 1;
+            if (zr->trace)
+                fprintf(stderr, "zones: the player ends where it reaches row %d, column %d\n",
+                        ends[e] / lv->width + 1, ends[e] % lv->width + 1);
+        }
         options so = *zr->o;
         so.zones = 0;
         so.optimize = 0;

@@ -33,6 +33,7 @@ typedef struct lowerbound {
     int64_t *minv;     /* scratch, [n + 1] */
     int32_t *way;
     uint8_t *used;
+    int64_t *at;       /* scratch, [n + 1]: augment's deferred deltas */
     membudget *mem;
 } lowerbound;
 
