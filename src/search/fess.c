@@ -119,7 +119,8 @@ struct fess {
     uint32_t seq;
 
     search_outcome *out;
-    const backward *meet; /* the backward search to meet, or NULL */
+    const backward *meet[FESS_WATCH_MAX]; /* the backward searches to meet */
+    int nmeet;
     int met;              /* out->pushes was built at a meeting */
     int finished; /* the search has ended */
     uint32_t goal;
@@ -583,11 +584,14 @@ static int generate(fess *f, uint32_t n, int pruned)
                     pos_undo(p, &u);
                     return 1;
                 }
-                uint32_t x = f->meet ? backward_find(f->meet, hash) : NODE_NONE;
+                uint32_t x = NODE_NONE;
+                const backward *mw = NULL;
+                for (int w = 0; w < f->nmeet && x == NODE_NONE; w++)
+                    x = backward_find(mw = f->meet[w], hash);
                 if (x != NODE_NONE) {
                     /* the goal is reached from here: the solution is built
                      * now, while the backward search is sure to exist */
-                    backward_meet_path(f->meet, x, &f->ns, c, &f->out->pushes);
+                    backward_meet_path(mw, x, &f->ns, c, &f->out->pushes);
                     f->goal = c;
                     f->met = 1;
                     f->st->meetings++;
@@ -907,7 +911,16 @@ uint32_t fess_open_target(fess *f, sq_t *boxes, sq_t *player)
 
 void fess_watch(fess *f, const backward *w)
 {
-    f->meet = w;
+    if (!w) {
+        f->nmeet = 0;
+        return;
+    }
+    for (int k = 0; k < f->nmeet; k++)
+        if (f->meet[k] == w)
+            return;
+    if (f->nmeet == FESS_WATCH_MAX)
+        die("internal error: fess_watch: more than %d backward searches", FESS_WATCH_MAX);
+    f->meet[f->nmeet++] = w;
 }
 
 void fess_share_patterns(fess *f, stuck_table *t)

@@ -84,9 +84,11 @@ int fess_plan_other(const fess *f);
 /* Whether f follows a complete plan. */
 int fess_plan_complete(const fess *f);
 
-/* Meeting the backward search (backward.h): f looks up every position it
- * stores in w's store; a hit ends the search solved through it (stat
- * meetings). w = NULL stops it (before w is freed). */
+/* Meeting backward searches (backward.h): f looks up every position it
+ * stores in the store of each w it watches (at most FESS_WATCH_MAX, in the
+ * order they were added); a hit ends the search solved through it (stat
+ * meetings). w = NULL stops every watch (before any is freed). */
+#define FESS_WATCH_MAX 4
 struct backward;
 void fess_watch(fess *f, const struct backward *w);
 /* Makes f learn into and match against t (deadlock/stuck.h) instead of a

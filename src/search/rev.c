@@ -9,29 +9,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Turns once the target is known, in stored positions: the backward
- * half's positions are cheap (a few microseconds), the forward half's
- * several times dearer. */
+/* Turns once a target is known, in stored positions: the backward
+ * halves' positions are cheap (a few microseconds), the forward half's
+ * several times dearer. The backward turns go to the live backward halves
+ * in rotation. */
 #define REV_BACK_SLICE 160000u
 #define REV_FWD_SLICE 40000u
+
+/* One target and the backward half pulling towards it. */
+typedef struct rev_half {
+    board tb;            /* the level with the target as its start */
+    uint32_t target;     /* the target's node in the forward store */
+    backward *bw;
+    search_outcome bout;
+    int done;            /* exhausted: the target does not lead to the goal */
+} rev_half;
 
 struct rev {
     const board *b;
     fess_config fc;
     backward_config bc;
-    search_limits *lim; /* the caller's: max_nodes counts both halves */
+    search_limits *lim; /* the caller's: max_nodes counts every half */
     search_limits sub;  /* the halves': the caller's without max_nodes */
     membudget *mem;
     search_outcome *out;
     fess *fw;
     search_outcome fout; /* the forward half's; its end ends the search */
-    board tb; /* the level with the target as its start */
-    int have_tb;
-    uint32_t target; /* the target's node in the forward store */
-    uint64_t fwd_nodes; /* the forward half's positions before the target */
-    backward *bw;
-    search_outcome bout;
-    int bdone;
+    uint64_t next_at;    /* the forward half's positions when the next
+                            target is taken (0: no more targets) */
+    rev_half h[REV_TARGETS];
+    int nh;
+    int won;             /* the half that solved, or -1 */
     unsigned turn;
     int finished;
 };
@@ -40,8 +48,9 @@ static void sum_stats(rev *r)
 {
     stats *st = &r->out->st;
     *st = r->fout.st;
-    if (r->bw)
-        stats_add(st, &r->bout.st);
+    for (int k = 0; k < r->nh; k++)
+        stats_add(st, &r->h[k].bout.st);
+    st->targets = (uint64_t)r->nh;
     st->mem_bytes = r->mem->peak;
 }
 
@@ -64,8 +73,8 @@ rev *rev_begin(const board *b, const fess_config *fcfg, const backward_config *b
     r->sub.max_nodes = 0;
     r->mem = mem;
     r->out = out;
-    r->target = NODE_NONE;
-    r->fwd_nodes = MAX(fwd_nodes, 1);
+    r->next_at = MAX(fwd_nodes, 1);
+    r->won = -1;
     return r; /* the forward half starts at the first step: a portfolio
                  member that never runs costs nothing */
 }
@@ -78,34 +87,42 @@ static int finish(rev *r, stop_reason why)
     return 1;
 }
 
-/* The forward half has stored fwd_nodes positions: the target, and
- * the backward half towards it. Without a target the forward half runs on
- * alone (bdone). */
-static void start_backward(rev *r)
+/* The forward half has stored next_at positions: its most open position
+ * becomes a new target, with a backward half towards it, unless it is one
+ * already taken. The next target comes after REV_TARGET_GROWTH times as
+ * many positions. */
+static void take_target(rev *r)
 {
     const board *b = r->b;
+    r->next_at = r->nh + 1 < REV_TARGETS ? r->next_at * REV_TARGET_GROWTH : 0;
     sq_t *boxes = xmalloc(sizeof(sq_t) * ((size_t)b->nboxes + 1));
     sq_t player = 0;
-    r->target = fess_open_target(r->fw, boxes, &player);
-    if (r->target != NODE_NONE && board_variant(b, NULL, boxes, player, &r->tb) == 0) {
-        if (distance_analyze(&r->tb) == 0)
-            r->have_tb = 1;
-        else
-            board_free(&r->tb);
+    uint32_t target = fess_open_target(r->fw, boxes, &player);
+    int fresh = target != NODE_NONE;
+    for (int k = 0; k < r->nh && fresh; k++)
+        fresh = r->h[k].target != target;
+    rev_half *h = &r->h[r->nh];
+    if (fresh && board_variant(b, NULL, boxes, player, &h->tb) == 0) {
+        if (distance_analyze(&h->tb) != 0) {
+            board_free(&h->tb);
+            fresh = 0;
+        }
+    } else {
+        fresh = 0;
     }
-    if (r->have_tb && getenv("KEEPER_TRACE_REV")) {
-        fprintf(stderr, "rev: target, node %u of %u\n", r->target,
-                (unsigned)r->fout.st.nodes);
-        search_trace_position(b, boxes, player);
+    if (fresh) {
+        if (getenv("KEEPER_TRACE_REV")) {
+            fprintf(stderr, "rev: target %d, node %u of %u\n", r->nh, target,
+                    (unsigned)r->fout.st.nodes);
+            search_trace_position(b, boxes, player);
+        }
+        h->target = target;
+        h->bw = backward_begin(&h->tb, &r->bc, &r->sub, r->mem, &h->bout);
+        backward_watch(h->bw, fess_nodes(r->fw));
+        fess_watch(r->fw, h->bw);
+        r->nh++;
     }
     free(boxes);
-    if (!r->have_tb) {
-        r->bdone = 1;
-        return;
-    }
-    r->bw = backward_begin(&r->tb, &r->bc, &r->sub, r->mem, &r->bout);
-    backward_watch(r->bw, fess_nodes(r->fw));
-    fess_watch(r->fw, r->bw);
 }
 
 /* One turn of the forward half, up to `upto` positions of its own.
@@ -120,49 +137,61 @@ static int forward_turn(rev *r, uint64_t upto)
     return finish(r, why);
 }
 
-static int backward_turn(rev *r, uint64_t upto)
+static int backward_turn(rev *r, int k, uint64_t upto)
 {
-    if (!backward_step(r->bw, upto))
+    rev_half *h = &r->h[k];
+    if (!backward_step(h->bw, upto))
         return 0;
-    r->bdone = 1;
-    stop_reason why = r->bout.stop;
+    h->done = 1;
+    stop_reason why = h->bout.stop;
     /* STOP_NONE: the target reached, or a meeting (the solution is taken
      * at the end); or a limit every half shares */
-    if (why != STOP_EXHAUSTED && why != STOP_GAVE_UP)
+    if (why != STOP_EXHAUSTED && why != STOP_GAVE_UP) {
+        if (why == STOP_NONE)
+            r->won = k;
         return finish(r, why);
-    /* exhausted: the target does not lead to the goal; the forward half
-     * runs on alone */
+    }
+    /* exhausted: the target does not lead to the goal; the others go on */
     return 0;
+}
+
+/* The next live backward half in rotation after the last one served, or -1. */
+static int next_half(rev *r)
+{
+    for (int i = 0; i < r->nh; i++) {
+        int k = (int)(r->turn++ % (unsigned)r->nh);
+        if (!r->h[k].done)
+            return k;
+    }
+    return -1;
 }
 
 static int step_halves(rev *r, uint64_t node_budget)
 {
     if (!r->fw)
         r->fw = fess_begin(r->b, &r->fc, &r->sub, r->mem, &r->fout);
-    for (;;) {
+    for (int fwd_next = 1;;) {
         sum_stats(r);
         uint64_t total = r->out->st.nodes;
         if (node_budget && total >= node_budget)
             return 0;
         uint64_t room = node_budget ? node_budget - total : 0;
-        if (!r->bw && !r->bdone) {
-            uint64_t upto = r->fwd_nodes;
+        int k = fwd_next ? -1 : next_half(r);
+        fwd_next = k >= 0; /* forward and backward turns alternate */
+        if (k < 0) {
+            uint64_t upto = r->fout.st.nodes + (r->nh || !r->next_at ? REV_FWD_SLICE : r->next_at);
+            if (r->next_at)
+                upto = MIN(upto, r->next_at);
             if (room)
                 upto = MIN(upto, r->fout.st.nodes + room);
             if (forward_turn(r, upto))
                 return 1;
-            if (r->fout.st.nodes >= r->fwd_nodes)
-                start_backward(r);
-            continue;
-        }
-        int back = r->bw && !r->bdone && (r->turn++ % 2 == 0);
-        if (back) {
-            uint64_t slice = room ? MIN(REV_BACK_SLICE, room) : REV_BACK_SLICE;
-            if (backward_turn(r, r->bout.st.nodes + slice))
-                return 1;
+            if (r->next_at && r->fout.st.nodes >= r->next_at)
+                take_target(r);
+            fwd_next = !r->nh; /* no target yet: the forward half goes on */
         } else {
-            uint64_t slice = room ? MIN(REV_FWD_SLICE, room) : REV_FWD_SLICE;
-            if (forward_turn(r, r->fout.st.nodes + slice))
+            uint64_t slice = room ? MIN(REV_BACK_SLICE, room) : REV_BACK_SLICE;
+            if (backward_turn(r, k, r->h[k].bout.st.nodes + slice))
                 return 1;
         }
     }
@@ -186,19 +215,20 @@ void rev_end(rev *r)
         free(r);
         return;
     }
-    if (r->bw) {
-        fess_watch(r->fw, NULL);
-        backward_unwatch(r->bw, fess_nodes(r->fw));
-        backward_end(r->bw);
-        if (r->bout.solved && !out->solved) {
+    fess_watch(r->fw, NULL);
+    for (int k = 0; k < r->nh; k++) {
+        rev_half *h = &r->h[k];
+        backward_unwatch(h->bw, fess_nodes(r->fw));
+        backward_end(h->bw);
+        if (k == r->won && h->bout.solved && !out->solved) {
             push_seq full = {0};
-            if (r->bout.st.meetings == 0) {
-                /* the backward half reached the target: the forward path
+            if (h->bout.st.meetings == 0) {
+                /* the backward half reached its target: the forward path
                  * to it first */
-                nodes_path(fess_nodes(r->fw), r->target, &full);
+                nodes_path(fess_nodes(r->fw), h->target, &full);
             }
-            for (int i = 0; i < r->bout.pushes.n; i++) {
-                const push_step *s = &r->bout.pushes.v[i];
+            for (int i = 0; i < h->bout.pushes.n; i++) {
+                const push_step *s = &h->bout.pushes.v[i];
                 push_seq_add(&full, s->from, s->to, s->dir, s->pushes);
             }
             out->solved = 1;
@@ -206,7 +236,7 @@ void rev_end(rev *r)
             out->pushes = full;
             out->strategy = "rev-meet";
         }
-        push_seq_free(&r->bout.pushes);
+        push_seq_free(&h->bout.pushes);
     }
     fess_end(r->fw);
     if (r->fout.solved && !out->solved) {
@@ -216,8 +246,8 @@ void rev_end(rev *r)
         r->fout.pushes = (push_seq){0};
     }
     push_seq_free(&r->fout.pushes);
-    if (r->have_tb)
-        board_free(&r->tb);
+    for (int k = 0; k < r->nh; k++)
+        board_free(&r->h[k].tb);
     sum_stats(r);
     free(r);
 }

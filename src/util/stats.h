@@ -40,6 +40,7 @@
     X(reach_calls, SUM, "player reachability computations")                           \
     X(reach_reused, SUM, "reachability updated from the parent's after a push")       \
     X(meetings, SUM, "positions both a forward and the backward search reached")      \
+    X(targets, SUM, "open positions the reverse search pulled towards")               \
     X(cells, SUM, "feature-space cells made")                                         \
     X(advised, SUM, "moves an advisor chose (weight 0)")                              \
     X(max_depth, MAX, "deepest position (pushes)")                                    \

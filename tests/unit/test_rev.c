@@ -70,7 +70,7 @@ TEST(rev_target_is_a_position_no_less_open_than_the_start)
     collection_free(&c);
 }
 
-static int rev_met;
+static int rev_met, rev_targets2;
 
 static void run_rev(const board *b, const void *cfg, search_limits *lim, membudget *mem,
                     search_outcome *out)
@@ -80,22 +80,29 @@ static void run_rev(const board *b, const void *cfg, search_limits *lim, membudg
     rev_solve(b, &rev_fess, &bc, fwd_nodes, lim, mem, out);
     if (out->solved && !strcmp(out->strategy, "rev-meet"))
         rev_met++;
+    CHECK(out->st.targets <= REV_TARGETS);
+    rev_targets2 += out->st.targets >= 2;
     /* a target that leads nowhere proves nothing: only the forward half's
      * exhaustion reads as "no solution" */
     if (!out->solved)
         CHECK(out->stop != STOP_NONE);
 }
 
-/* The forward half's target after 20 and after 200 positions: every
- * verdict agrees with breadth-first search, and the backward half solves
- * levels (reaching the target or meeting the forward store). */
+/* The forward half's first target after 20 and after 200 positions (the
+ * next ones after REV_TARGET_GROWTH times as many): every verdict agrees
+ * with breadth-first search, the backward halves solve levels (reaching
+ * their target or meeting the forward store), and levels the first target
+ * does not solve take more. */
 TEST(rev_solves_what_bfs_solves_through_meetings)
 {
     static const uint64_t fwd[2] = {20, 200};
     for (int h = 0; h < 2; h++) {
-        rev_met = 0;
+        rev_met = rev_targets2 = 0;
         crosscheck_file("boxoban/medium/valid/000.txt", 50, run_rev, &fwd[h], 0, 60);
-        if (test_shared_level("boxoban/medium/valid/000.txt"))
+        if (test_shared_level("boxoban/medium/valid/000.txt")) {
             CHECK(rev_met >= (test_quick() ? 3 : 15));
+            if (h == 0) /* 4 of the 50 when written */
+                CHECK(rev_targets2 >= 2);
+        }
     }
 }
