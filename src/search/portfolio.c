@@ -35,11 +35,12 @@ enum { MEMBER_FESS, MEMBER_ASTAR, MEMBER_BACKWARD, MEMBER_OPENING, MEMBER_REV };
  * the members' medians on XSokoban (the opening search's from 3 s runs
  * alone on levels 20-29, where it runs long enough to measure; its
  * matching, most of its backward half's time, is not among the counters,
- * so its estimate is some 2.5 times short of its time, evenly). A member
+ * so its estimate is some 2.5 times short of its time, evenly; the reverse
+ * search's, 2 us, from its runs on Sasquatch VII at 20 s). A member
  * whose positions cost more gets fewer of them in its turn; never more. */
 static const uint64_t NOMINAL_NS[] = {
     [MEMBER_FESS] = 11500, [MEMBER_ASTAR] = 13300, [MEMBER_BACKWARD] = 4300,
-    [MEMBER_OPENING] = 3000, [MEMBER_REV] = 11500};
+    [MEMBER_OPENING] = 3000, [MEMBER_REV] = 2000};
 /* The backward search's turn: short (its positions are cheap, and it
  * solves a level in a turn or two when it suits it at all). */
 #define SLICE_BACKWARD 160000u
@@ -50,9 +51,12 @@ static const uint64_t NOMINAL_NS[] = {
  * are long): four of the first FESS's. */
 #define SLICE_PLAN2 (4 * SLICE_FESS)
 /* The reverse search's turn (search/rev.h), joining with the opening
- * search: its forward half's positions cost as FESS's, its backward
- * half's as the backward search's. */
-#define SLICE_REV (4 * SLICE_FESS)
+ * search: about as long as four of the first FESS's (1.8 s of work), in
+ * its own positions, which cost about 2 us (its backward halves' most):
+ * counted at FESS's cost (160,000 positions), a turn took a third of a
+ * second and the member solved no level the others do not (rev1, rev3;
+ * bench/README.md, "The reverse search"). */
+#define SLICE_REV (23 * SLICE_FESS)
 /* The opening search joins the round once the first FESS has stored this
  * many positions (or ended), about half a second in: the levels the others
  * solve by then pay nothing for it, and on the designed collections it
@@ -290,7 +294,7 @@ static int plan2_join(portfolio *p, const board *b, const fess_config *cfg, memb
  * second FESS is the first's peer (fess-plan2): the two take the first's
  * turns alternately, in the round of a single FESS (the others keep their
  * share). Returns the turns in round[] (at most 28: seven others, each
- * after a FESS turn, twice with fess-order). */
+ * after a FESS turn, twice with fess-order or the reverse search). */
 static int build_round(int *round, int ib, int i2, int io, int ir, int pair)
 {
     const int others[7] = {1, io, ib, pair ? -1 : i2, i2 >= 0 && !pair ? ib : -1, io, ir};
@@ -300,16 +304,19 @@ static int build_round(int *round, int ib, int i2, int io, int ir, int pair)
             round[cycle++] = pair && firsts++ % 2 ? i2 : 0;
             round[cycle++] = others[j];
         }
-    if (io >= 0 && i2 >= 0 && !pair) {
+    if (io >= 0 && ((i2 >= 0 && !pair) || ir >= 0)) {
         /* Once the opening search has joined, fess-order (the greedy
          * packing order) takes A*'s turn every other round: A* solves its
          * levels before the join or hardly at all (after 0.5 s: 2 of 89
          * XSokoban levels, 3 of the 245 training levels), while fess-order
          * alone solves levels the portfolio loses (Grigr 19: 0.75 s alone,
          * 0.76 s of its turns came in 28 s; bench/README.md, "fess-order's
-         * share"). */
+         * share"). Where no fess-order runs, the reverse search takes that
+         * turn (Sasquatch VII 25: 2.9 s alone, 2.8 s of its turns came by
+         * 16 s; with its own turn only, 1.8 s in 20 s). */
+        int sub = i2 >= 0 && !pair ? i2 : ir;
         for (int t = 0; t < cycle; t++)
-            round[cycle + t] = round[t] == 1 ? i2 : round[t];
+            round[cycle + t] = round[t] == 1 ? sub : round[t];
         cycle *= 2;
     }
     return cycle;

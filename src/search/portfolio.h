@@ -17,8 +17,8 @@
  * FESS, opening); fess-plan2 joins then too, taking every other of the
  * first FESS's turns (FESS, A*, FESS-plan2, opening, ...), and with
  * cfg->use_rev the reverse search (rev.h), its turn after the opening
- * search's last,
- * with a large slice (its backward half is 300,000 positions). With
+ * search's last and, where no fess-order runs, A*'s every other round,
+ * with a large slice (its positions are cheap). With
  * cfg->meet the FESS members and the
  * backward search meet (fess_watch, backward_watch), so the backward
  * search's short turns grow the set of positions from which a FESS member

@@ -37,7 +37,7 @@
     X(plan_search, INT, 2, 0, 2, "fess: the base search that makes the plan: 0 = by boxes done, 1 = by feature cells, 2 = both, the simpler complete plan") \
     X(meet, INT, 1, 0, 1, "portfolio: the feature-space and backward searches meet (a position both reach solves the level)") \
     X(opening, INT, 1, 0, 1, "portfolio: the opening search as a member (pulls to an open position, then FESS meeting them)") \
-    X(rev, INT, 0, 0, 1, "portfolio: the reverse search as a member, joining with the opening search (FESS pushes to an open position, then pulls from the goals meeting it)") \
+    X(rev, INT, 1, 0, 1, "portfolio: the reverse search as a member, joining with the opening search (FESS pushes to an open position, then pulls from the goals meeting it; where no fess-order runs, it takes A*'s turn every other round)") \
     X(opening_cells, INT, 1, 0, 1, "opening: its backward searches keep their waiting positions in cells of (free-floor regions, boxes on goals), served in turn (0 = one best-first list)") \
     X(opening_third, INT, 0, 0, 1, "opening: a third forward half beside the two, the squares half without advisors (strategy opening-plain)") \
     X(opening_squares_advisors, INT, 1, 0, 1, "opening: its squares half weighs moves by the advisors (0 = every move weighs the same)") \

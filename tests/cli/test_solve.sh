@@ -300,15 +300,15 @@ if [ -f "$LEVELS/xsokoban90.xsb" ]; then
 else
     skip "$LEVELS/xsokoban90.xsb not found: --strategy rev on XSokoban 22"
 fi
-# --rev: the reverse search joins the portfolio with the opening search
-# (XSokoban 29: its first turn comes within 700,000 positions); off by
-# default.
+# --rev (the default): the reverse search joins the portfolio with the
+# opening search (XSokoban 29: its first turn comes within 700,000
+# positions); --no-rev leaves it out.
 if [ -f "$LEVELS/xsokoban90.xsb" ]; then
-    run "$KEEPER" solve "$LEVELS/xsokoban90.xsb" --level 29 --max-nodes 700000 --verbose --rev
+    run "$KEEPER" solve "$LEVELS/xsokoban90.xsb" --level 29 --max-nodes 700000 --verbose
     n=$(awk '$1 == "member" && $2 == "rev" { print $5 }' "$WORK/err")
     [ -n "$n" ] && [ "$n" -gt 0 ] && pass || fail "--rev: the reverse member stored '$n' positions"
-    run "$KEEPER" solve "$LEVELS/xsokoban90.xsb" --level 29 --time 1 --verbose
-    grep -q 'member rev' "$WORK/err" && fail "no --rev: a reverse member ran" || pass
+    run "$KEEPER" solve "$LEVELS/xsokoban90.xsb" --level 29 --time 1 --verbose --no-rev
+    grep -q 'member rev' "$WORK/err" && fail "--no-rev: a reverse member ran" || pass
 else
     skip "$LEVELS/xsokoban90.xsb not found: --rev on XSokoban 29"
 fi
