@@ -11,6 +11,7 @@ own, independent of keeper's."""
 import _thread
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -106,6 +107,16 @@ class LevelsAndErrors(unittest.TestCase):
 
 
 class Solving(unittest.TestCase):
+    def setUp(self):
+        # _thread.interrupt_main acts only when Python handles SIGINT; a
+        # test run started in the background by a shell without job control
+        # inherits SIGINT ignored, so the interrupt tests install Python's
+        # default handler for their run (and put the old one back).
+        old = signal.getsignal(signal.SIGINT)
+        if old is not signal.default_int_handler:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            self.addCleanup(signal.signal, signal.SIGINT, old)
+
     def test_demo_solved_and_replayed(self):
         for i, lv in enumerate(keeper.load(DEMO)):
             r = keeper.solve(lv, time=30)

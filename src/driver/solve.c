@@ -470,7 +470,8 @@ static int solve_by_zones(const level *lv, const board *b, const options *o,
         shut = 0;
         for (int k = 0; k < zr.z.n && zr.left; k++) {
             int64_t now = timer_now_ns();
-            if (zr.done[k] || zr.blocked[k] || now >= zr.end || (lim->interrupt && atomic_load(lim->interrupt)) ||
+            if (zr.done[k] || zr.blocked[k] || now >= zr.end ||
+                (lim->interrupt && atomic_load(lim->interrupt)) ||
                 (lim->max_nodes && st->nodes >= lim->max_nodes))
                 continue;
             int t = try_zone(&zr, k, now, last_resort);
