@@ -94,6 +94,7 @@ static int finish(rev *r, stop_reason why)
 static void take_target(rev *r)
 {
     const board *b = r->b;
+    DEBUG_CHECK(r->nh < REV_TARGETS); /* next_at is 0 once the last is taken */
     r->next_at = r->nh + 1 < REV_TARGETS ? r->next_at * REV_TARGET_GROWTH : 0;
     sq_t *boxes = xmalloc(sizeof(sq_t) * ((size_t)b->nboxes + 1));
     sq_t player = 0;
