@@ -39,7 +39,6 @@ struct rev {
                             target is taken (0: no more targets) */
     rev_half h[REV_TARGETS];
     int nh;
-    int won;             /* the half that solved, or -1 */
     unsigned turn;
     int finished;
 };
@@ -74,7 +73,6 @@ rev *rev_begin(const board *b, const fess_config *fcfg, const backward_config *b
     r->mem = mem;
     r->out = out;
     r->next_at = MAX(fwd_nodes, 1);
-    r->won = -1;
     return r; /* the forward half starts at the first step: a portfolio
                  member that never runs costs nothing */
 }
@@ -103,12 +101,10 @@ static void take_target(rev *r)
     for (int k = 0; k < r->nh && fresh; k++)
         fresh = r->h[k].target != target;
     rev_half *h = &r->h[r->nh];
-    if (fresh && board_variant(b, NULL, boxes, player, &h->tb) == 0) {
-        if (distance_analyze(&h->tb) != 0) {
-            board_free(&h->tb);
-            fresh = 0;
-        }
-    } else {
+    if (fresh)
+        fresh = board_variant(b, NULL, boxes, player, &h->tb) == 0;
+    if (fresh && distance_analyze(&h->tb) != 0) {
+        board_free(&h->tb);
         fresh = 0;
     }
     if (fresh) {
@@ -146,12 +142,10 @@ static int backward_turn(rev *r, int k, uint64_t upto)
     h->done = 1;
     stop_reason why = h->bout.stop;
     /* STOP_NONE: the target reached, or a meeting (the solution is taken
-     * at the end); or a limit every half shares */
-    if (why != STOP_EXHAUSTED && why != STOP_GAVE_UP) {
-        if (why == STOP_NONE)
-            r->won = k;
+     * at the end: the only half solved, as the first ends the search); or
+     * a limit every half shares */
+    if (why != STOP_EXHAUSTED && why != STOP_GAVE_UP)
         return finish(r, why);
-    }
     /* exhausted: the target does not lead to the goal; the others go on */
     return 0;
 }
@@ -180,9 +174,11 @@ static int step_halves(rev *r, uint64_t node_budget)
         int k = fwd_next ? -1 : next_half(r);
         fwd_next = k >= 0; /* forward and backward turns alternate */
         if (k < 0) {
-            uint64_t upto = r->fout.st.nodes + (r->nh || !r->next_at ? REV_FWD_SLICE : r->next_at);
+            /* up to the first target in one go; then a slice, stopping
+             * where the next target is due */
+            uint64_t upto = r->fout.st.nodes + REV_FWD_SLICE;
             if (r->next_at)
-                upto = MIN(upto, r->next_at);
+                upto = r->nh ? MIN(upto, r->next_at) : r->next_at;
             if (room)
                 upto = MIN(upto, r->fout.st.nodes + room);
             if (forward_turn(r, upto))
@@ -221,7 +217,7 @@ void rev_end(rev *r)
         rev_half *h = &r->h[k];
         backward_unwatch(h->bw, fess_nodes(r->fw));
         backward_end(h->bw);
-        if (k == r->won && h->bout.solved && !out->solved) {
+        if (h->bout.solved && !out->solved) {
             push_seq full = {0};
             if (h->bout.st.meetings == 0) {
                 /* the backward half reached its target: the forward path
