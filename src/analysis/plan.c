@@ -17,14 +17,11 @@ int plan_build_zones(plan *pl, const board *b)
     pl->zone = calloc((size_t)(n + 1) * (size_t)pl->zw, sizeof(uint64_t));
     uint8_t *wall = calloc((size_t)nsq, 1), *ok = malloc((size_t)nsq);
     sq_t *queue = malloc(sizeof(sq_t) * (size_t)nsq);
-    if (!pl->zone || !wall || !ok || !queue) {
-        free(pl->zone);
-        pl->zone = NULL;
-        free(wall);
-        free(ok);
-        free(queue);
-        return -1;
-    }
+    size_t bytes = sizeof(uint64_t) * (size_t)pl->zw;
+    uint64_t *prev = malloc(bytes), *cur = malloc(bytes);
+    int rc = -1;
+    if (!pl->zone || !wall || !ok || !queue || !prev || !cur)
+        goto done;
     for (int m = 0; m <= n; m++) {
         if (m > 0 && pl->step[m - 1].until < 0)
             wall[pl->step[m - 1].sq] = 1;
@@ -59,18 +56,6 @@ int plan_build_zones(plan *pl, const board *b)
     /* One change early: each run of equal zones takes the zone of the
      * run after it (the last run keeps its own). Walking down, `prev`
      * holds the unchanged zone of step m + 1. */
-    size_t bytes = sizeof(uint64_t) * (size_t)pl->zw;
-    uint64_t *prev = malloc(bytes), *cur = malloc(bytes);
-    if (!prev || !cur) {
-        free(prev);
-        free(cur);
-        free(pl->zone);
-        pl->zone = NULL;
-        free(wall);
-        free(ok);
-        free(queue);
-        return -1;
-    }
     memcpy(prev, pl->zone + (size_t)n * pl->zw, bytes);
     for (int m = n - 1; m >= 0; m--) {
         uint64_t *z = pl->zone + (size_t)m * pl->zw;
@@ -81,12 +66,18 @@ int plan_build_zones(plan *pl, const board *b)
             memcpy(z, z + pl->zw, bytes);
         memcpy(prev, cur, bytes);
     }
+    rc = 0;
+done:
+    if (rc != 0) {
+        free(pl->zone);
+        pl->zone = NULL;
+    }
     free(prev);
     free(cur);
     free(wall);
     free(ok);
     free(queue);
-    return 0;
+    return rc;
 }
 
 int plan_oop(const plan *pl, const position *p, int packed)

@@ -26,6 +26,14 @@ typedef struct level_sel {
 /* Parses --level / --levels. Returns 1 or 2 (arguments consumed), 0 when
  * arg is neither, -1 on a bad value (message printed). */
 int cli_parse_level_sel(level_sel *sel, const char *arg, const char *next, const char *cmd);
+/* The options the commands that read levels share, at argv[*i]: --help / -h
+ * (CLI_ARG_HELP), --level / --levels (into sel) and, where quiet is not
+ * NULL, --quiet / -q (sets *quiet). Returns 1 when argv[*i] was one of
+ * them (*i then indexes its last argument), 0 when not, CLI_ARG_HELP, or
+ * CLI_ARG_BAD on a bad value (message printed). */
+#define CLI_ARG_HELP (-1)
+#define CLI_ARG_BAD (-2)
+int cli_common_arg(level_sel *sel, int *quiet, int argc, char **argv, int *i, const char *cmd);
 /* Checks the selection against the collection; prints an error (naming
  * cmd's help) and returns -1 when it is out of range. */
 int cli_check_level_sel(const level_sel *sel, const collection *c, const char *cmd);

@@ -347,21 +347,13 @@ static int parse_args(int argc, char **argv, oargs *o)
             snprintf(name, sizeof name, "%s", a);
         const char *v = eq && a[0] == '-' ? eq + 1 : (i + 1 < argc ? argv[i + 1] : NULL);
         int takes = !(eq && a[0] == '-'); /* the value is the next argument */
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        int c = cli_common_arg(&o->sel, &o->quiet, argc, argv, &i, "optimize");
+        if (c == CLI_ARG_HELP)
             optimize_usage(stdout);
-            return -1;
-        }
-        int used = cli_parse_level_sel(&o->sel, a, i + 1 < argc ? argv[i + 1] : NULL, "optimize");
-        if (used < 0)
-            return EXIT_BAD_INPUT;
-        if (used > 0) {
-            i += used - 1;
+        if (c < 0)
+            return c == CLI_ARG_HELP ? -1 : EXIT_BAD_INPUT;
+        if (c)
             continue;
-        }
-        if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-            o->quiet = 1;
-            continue;
-        }
         if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
             o->verbose = 1;
             continue;

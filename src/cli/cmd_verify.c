@@ -293,19 +293,11 @@ int verify_parse_args(verify_args *a, int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(s, "--help") || !strcmp(s, "-h"))
-            return -1;
-        int used = cli_parse_level_sel(&a->sel, s, next, "verify");
-        if (used < 0)
-            return EXIT_BAD_INPUT;
-        if (used > 0) {
-            i += used - 1;
+        int c = cli_common_arg(&a->sel, &a->f.quiet, argc, argv, &i, "verify");
+        if (c < 0)
+            return c == CLI_ARG_HELP ? -1 : EXIT_BAD_INPUT;
+        if (c)
             continue;
-        }
-        if (!strcmp(s, "--quiet") || !strcmp(s, "-q")) {
-            a->f.quiet = 1;
-            continue;
-        }
         if (!strcmp(s, "--audit")) {
             a->f.audit = 1;
             continue;

@@ -215,3 +215,19 @@ void cli_write_wrapped(FILE *f, const char *s, int width)
         fputc('\n', f);
     }
 }
+
+int cli_common_arg(level_sel *sel, int *quiet, int argc, char **argv, int *i, const char *cmd)
+{
+    const char *a = argv[*i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+        return CLI_ARG_HELP;
+    if (quiet && (!strcmp(a, "--quiet") || !strcmp(a, "-q"))) {
+        *quiet = 1;
+        return 1;
+    }
+    int used = cli_parse_level_sel(sel, a, *i + 1 < argc ? argv[*i + 1] : NULL, cmd);
+    if (used < 0)
+        return CLI_ARG_BAD;
+    *i += used > 0 ? used - 1 : 0;
+    return used > 0;
+}

@@ -67,19 +67,11 @@ int solve_parse_args(solve_args *a, int argc, char **argv, const char *cmd, int 
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(s, "--help") || !strcmp(s, "-h"))
-            return -1;
-        int used = cli_parse_level_sel(&a->sel, s, next, cmd);
-        if (used < 0)
-            return EXIT_BAD_INPUT;
-        if (used > 0) {
-            i += used - 1;
+        int c = cli_common_arg(&a->sel, &a->quiet, argc, argv, &i, cmd);
+        if (c < 0)
+            return c == CLI_ARG_HELP ? -1 : EXIT_BAD_INPUT;
+        if (c)
             continue;
-        }
-        if (!strcmp(s, "--quiet") || !strcmp(s, "-q")) {
-            a->quiet = 1;
-            continue;
-        }
         if (!strcmp(s, "--verbose") || !strcmp(s, "-v")) {
             a->verbose = 1;
             continue;
@@ -126,7 +118,7 @@ int solve_parse_args(solve_args *a, int argc, char **argv, const char *cmd, int 
             continue;
         }
         char err[256];
-        used = options_parse(&a->o, s, next, err, sizeof err);
+        int used = options_parse(&a->o, s, next, err, sizeof err);
         if (used < 0)
             return cli_usage_error(cmd, "%s", err);
         if (used > 0) {

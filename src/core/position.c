@@ -48,6 +48,25 @@ void pos_copy(position *dst, const position *src)
     dst->on_goal = src->on_goal;
 }
 
+/* Moves the box on `from` to `to` (free, or `from` itself) and the player
+ * to `player`, recording the undo in u: the one step pos_push and
+ * pos_relocate share. */
+static inline void move_box(position *p, uint16_t box, sq_t from, sq_t to, sq_t player,
+                            undo_rec *u)
+{
+    const board *b = p->b;
+    u->box = box;
+    u->from = from;
+    u->to = to;
+    u->player = p->player;
+    p->box_at[from] = NO_BOX;
+    p->box_at[to] = box;
+    p->boxes[box] = to;
+    p->hash ^= b->zbox[from] ^ b->zbox[to];
+    p->on_goal += b->is_goal[to] - b->is_goal[from];
+    p->player = player;
+}
+
 void pos_push(position *p, sq_t from, int dir, int len, undo_rec *u)
 {
     const board *b = p->b;
@@ -59,34 +78,15 @@ void pos_push(position *p, sq_t from, int dir, int len, undo_rec *u)
         to = b->nb[to][dir];
         assert(to != SQ_NONE && p->box_at[to] == NO_BOX);
     }
-    u->box = box;
-    u->from = from;
-    u->to = to;
-    u->player = p->player;
-    p->box_at[from] = NO_BOX;
-    p->box_at[to] = box;
-    p->boxes[box] = to;
-    p->hash ^= b->zbox[from] ^ b->zbox[to];
-    p->on_goal += b->is_goal[to] - b->is_goal[from];
-    p->player = behind;
+    move_box(p, box, from, to, behind, u);
     DEBUG_CHECK(pos_check(p) == 0);
 }
 
 void pos_relocate(position *p, sq_t from, sq_t to, sq_t player, undo_rec *u)
 {
-    const board *b = p->b;
     uint16_t box = p->box_at[from];
     assert(box != NO_BOX && (to == from || p->box_at[to] == NO_BOX));
-    u->box = box;
-    u->from = from;
-    u->to = to;
-    u->player = p->player;
-    p->box_at[from] = NO_BOX;
-    p->box_at[to] = box;
-    p->boxes[box] = to;
-    p->hash ^= b->zbox[from] ^ b->zbox[to];
-    p->on_goal += b->is_goal[to] - b->is_goal[from];
-    p->player = player;
+    move_box(p, box, from, to, player, u);
 }
 
 void pos_undo(position *p, const undo_rec *u)

@@ -106,12 +106,11 @@ static uint32_t new_stamp(basesearch *s)
     return s->ts;
 }
 
-/* Floods the free floor from `from` (occ blocks); returns the smallest
- * square reached. */
-static sq_t flood(basesearch *s, sq_t from)
+/* Floods the free floor from `from` (occ blocks) with stamp ts; returns
+ * the smallest square reached. */
+static sq_t fill(basesearch *s, sq_t from, uint32_t ts)
 {
     const board *b = s->b;
-    uint32_t ts = new_stamp(s);
     int sp = 0;
     sq_t lo = from;
     s->stamp[from] = ts;
@@ -129,6 +128,12 @@ static sq_t flood(basesearch *s, sq_t from)
         }
     }
     return lo;
+}
+
+/* fill() under a new stamp. */
+static sq_t flood(basesearch *s, sq_t from)
+{
+    return fill(s, from, new_stamp(s));
 }
 
 /* The sides of the box on `box` that a player on `pl` reaches. */
@@ -515,19 +520,7 @@ static int regions(basesearch *s)
         if (s->occ[q0] || s->stamp[q0] == ts)
             continue;
         n++;
-        int sp = 0;
-        s->stamp[q0] = ts;
-        s->stack[sp++] = (sq_t)q0;
-        while (sp > 0) {
-            sq_t q = s->stack[--sp];
-            for (int d = 0; d < 4; d++) {
-                sq_t t = b->nb[q][d];
-                if (t == SQ_NONE || s->occ[t] || s->stamp[t] == ts)
-                    continue;
-                s->stamp[t] = ts;
-                s->stack[sp++] = t;
-            }
-        }
+        fill(s, (sq_t)q0, ts);
     }
     return n;
 }

@@ -245,22 +245,47 @@ static int walk_serve(boxpath *bp, position *p, int st, sq_t *cur_box)
     return sides;
 }
 
-int boxpath_moves(boxpath *bp, position *p, const reach *r, sq_t from, unsigned first_allow,
-                  box_move *out)
+/* The state a box on `box` enters by one move in direction d from a side
+ * the player reaches (sides), or -1: a push (the player behind, on side
+ * DIR_OPP(d); the square ahead free and live) enters ahead * 4 + DIR_OPP(d),
+ * a pull (the player on side d steps on beyond it) q * 4 + d. */
+static inline int step_state(const board *b, const position *p, sq_t box, int d, int sides,
+                             int pull)
+{
+    if (pull) {
+        if (!(sides & (1 << d)))
+            return -1;
+        sq_t q = b->nb[box][d], beyond = b->nb[q][d];
+        return beyond == SQ_NONE || p->box_at[beyond] != NO_BOX ? -1 : q * 4 + d;
+    }
+    sq_t ahead = b->nb[box][d];
+    if (!(sides & (1 << DIR_OPP(d))) || ahead == SQ_NONE || p->box_at[ahead] != NO_BOX ||
+        b->dead[ahead])
+        return -1;
+    return ahead * 4 + DIR_OPP(d);
+}
+
+/* The breadth-first walk of boxpath_moves (pull 0) and boxpath_pulls (pull
+ * 1): first_allow filters the first move's direction, ok the states entered
+ * (a refused state counts once, in bp->refused). */
+static inline int walk(boxpath *bp, position *p, const reach *r, sq_t from, int pull,
+                       unsigned first_allow, const uint8_t *ok, box_move *out)
 {
     const board *b = p->b;
     sq_t player0 = p->player;
     int head = 0, tail = 0, nout = 0;
     int sides0 = walk_begin(bp, p, r, from);
     for (int d = 0; d < 4; d++) {
-        sq_t ahead = b->nb[from][d];
-        if (!(first_allow & (1u << d)) || !(sides0 & (1 << DIR_OPP(d))) || ahead == SQ_NONE ||
-            p->box_at[ahead] != NO_BOX || b->dead[ahead])
+        int ns = first_allow & (1u << d) ? step_state(b, p, from, d, sides0, pull) : -1;
+        if (ns < 0)
             continue;
-        int ns = ahead * 4 + DIR_OPP(d);
+        if (ok && !ok[ns]) {
+            bp->refused++;
+            continue;
+        }
         bp->mark[ns] = bp->stamp;
         bp->depth[ns] = 1;
-        bp->parent[ns] = d; /* scratch: the first push's direction */
+        bp->parent[ns] = d; /* scratch: the first move's direction */
         bp->queue[tail++] = ns;
     }
     sq_t cur_box = from;
@@ -271,19 +296,19 @@ int boxpath_moves(boxpath *bp, position *p, const reach *r, sq_t from, unsigned 
         sq_t box = (sq_t)(st / 4);
         int sides = walk_serve(bp, p, st, &cur_box);
         out[nout].to = box;
-        out[nout].dir = (uint8_t)DIR_OPP(st % 4);
+        out[nout].dir = (uint8_t)(pull ? st % 4 : DIR_OPP(st % 4));
         out[nout].first = (uint8_t)bp->parent[st];
         out[nout].pushes = (uint16_t)MIN(bp->depth[st], 0xFFFF);
         nout++;
         for (int d = 0; d < 4; d++) {
-            sq_t ahead = b->nb[box][d];
-            if (!(sides & (1 << DIR_OPP(d))) || ahead == SQ_NONE || p->box_at[ahead] != NO_BOX ||
-                b->dead[ahead])
-                continue;
-            int ns = ahead * 4 + DIR_OPP(d);
-            if (bp->mark[ns] == bp->stamp)
+            int ns = step_state(b, p, box, d, sides, pull);
+            if (ns < 0 || bp->mark[ns] == bp->stamp)
                 continue;
             bp->mark[ns] = bp->stamp;
+            if (ok && !ok[ns]) {
+                bp->refused++; /* counted once */
+                continue;
+            }
             bp->depth[ns] = bp->depth[st] + 1;
             bp->parent[ns] = bp->parent[st];
             bp->queue[tail++] = ns;
@@ -297,6 +322,12 @@ int boxpath_moves(boxpath *bp, position *p, const reach *r, sq_t from, unsigned 
     return nout;
 }
 
+int boxpath_moves(boxpath *bp, position *p, const reach *r, sq_t from, unsigned first_allow,
+                  box_move *out)
+{
+    return walk(bp, p, r, from, 0, first_allow, NULL, out);
+}
+
 /* The pull search mirrors boxpath_moves: a state is box * 4 + d, the box
  * on `box` and the player on its neighbour in direction d, which after a
  * pull in direction d is where the player stands; walking round the box
@@ -304,64 +335,5 @@ int boxpath_moves(boxpath *bp, position *p, const reach *r, sq_t from, unsigned 
 int boxpath_pulls(boxpath *bp, position *p, const reach *r, sq_t from, const uint8_t *ok,
                   box_move *out)
 {
-    const board *b = p->b;
-    sq_t player0 = p->player;
-    int head = 0, tail = 0, nout = 0;
-    int sides0 = walk_begin(bp, p, r, from);
-    /* a pull in direction d: the player on q = nb[box][d] steps on to
-     * nb[q][d], the box follows onto q; the player ends on side d of q */
-    for (int d = 0; d < 4; d++) {
-        if (!(sides0 & (1 << d)))
-            continue;
-        sq_t q = b->nb[from][d], beyond = b->nb[q][d];
-        if (beyond == SQ_NONE || p->box_at[beyond] != NO_BOX)
-            continue;
-        int ns = q * 4 + d;
-        if (ok && !ok[ns]) {
-            bp->refused++;
-            continue;
-        }
-        bp->mark[ns] = bp->stamp;
-        bp->depth[ns] = 1;
-        bp->parent[ns] = d; /* scratch: the first pull's direction */
-        bp->queue[tail++] = ns;
-    }
-    sq_t cur_box = from;
-    while (head < tail) {
-        int st = bp->queue[head++];
-        if (bp->side_stamp[st] == bp->stamp)
-            continue; /* a side of a region already served at this square */
-        sq_t box = (sq_t)(st / 4);
-        int sides = walk_serve(bp, p, st, &cur_box);
-        out[nout].to = box;
-        out[nout].dir = (uint8_t)(st % 4);
-        out[nout].first = (uint8_t)bp->parent[st];
-        out[nout].pushes = (uint16_t)MIN(bp->depth[st], 0xFFFF);
-        nout++;
-        for (int d = 0; d < 4; d++) {
-            if (!(sides & (1 << d)))
-                continue;
-            sq_t q = b->nb[box][d], beyond = b->nb[q][d];
-            if (beyond == SQ_NONE || p->box_at[beyond] != NO_BOX)
-                continue;
-            int ns = q * 4 + d;
-            if (bp->mark[ns] == bp->stamp)
-                continue;
-            if (ok && !ok[ns]) {
-                bp->refused++;
-                bp->mark[ns] = bp->stamp; /* counted once */
-                continue;
-            }
-            bp->mark[ns] = bp->stamp;
-            bp->depth[ns] = bp->depth[st] + 1;
-            bp->parent[ns] = bp->parent[st];
-            bp->queue[tail++] = ns;
-        }
-    }
-    if (cur_box != from) {
-        undo_rec u;
-        pos_relocate(p, cur_box, from, player0, &u);
-    }
-    p->player = player0;
-    return nout;
+    return walk(bp, p, r, from, 1, 0xFu, ok, out);
 }

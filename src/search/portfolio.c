@@ -399,10 +399,9 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
                                      cfg->opening_halves,
                                      &p.sub, mem, &m[io].out);
     }
-    /* the reverse member: in the round with use_rev, or for a lent thread
-     * (LENT_REV) */
-    const int ir = cfg->use_rev || cfg->lent == LENT_REV ? p.n++ : -1;
-    const int ir_round = cfg->use_rev ? ir : -1;
+    /* the reverse member: in the round, or alone on a lent thread
+     * (LENT_REV; without the member the lent thread takes A*) */
+    const int ir = cfg->use_rev ? p.n++ : -1;
     if (ir >= 0) {
         m[ir] = (member){.name = "rev", .kind = MEMBER_REV, .slice = SLICE_REV};
         m[ir].search = rev_begin(b, &cfg->fess, &cfg->backward, REV_FWD_NODES, &p.sub, mem,
@@ -417,7 +416,7 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
      * backward search again; the opening search twice once it joins. */
     int round[28], cycle = build_round(round, ib, i2, -1, -1, 0), next_turn = 0;
     /* the opening member and fess-plan2 are in the round */
-    int joined = io < 0 && ir_round < 0 && other.plan_pick < 0;
+    int joined = io < 0 && ir < 0 && other.plan_pick < 0;
     for (;;) {
         if (!joined && (m[0].done || m[0].out.st.nodes >= OPENING_JOIN)) {
             /* The opening search joins, and fess-plan2 where its plan is
@@ -427,7 +426,7 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
                 pair = plan2_join(&p, b, &other, mem, cfg->meet);
             if (pair)
                 i2 = p.n - 1;
-            cycle = build_round(round, ib, i2, io, ir_round, pair);
+            cycle = build_round(round, ib, i2, io, ir, pair);
             next_turn = 0;
             joined = 1;
         }

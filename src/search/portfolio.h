@@ -32,7 +32,8 @@
  * When lim->spares lends an idle thread (the run has no other level left
  * to start), the strategies go on side by side: this thread keeps the
  * feature-space searches (in turn when there are two), the lent one takes
- * A*, each stepping its own until it ends, and the first to end the level
+ * what cfg->lent says (by default the reverse search, else A*), each
+ * stepping its own until it ends, and the first to end the level
  * stops the others (a shared halt flag, polled with the other limits). The lent thread's memory share is
  * added to the level's budget; the node limit is shared out in grants.
  * Then node counts, the solution and which strategy finds it depend on
