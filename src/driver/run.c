@@ -101,10 +101,17 @@ static void *worker(void *arg)
         if (h) {
             /* Lend this thread to a level that has run long (a hard
              * one) before starting the next: it borrows the thread at its
-             * next slice boundary, or the offer lapses. */
+             * next slice boundary. An offer that lapses (a slice longer
+             * than the wait, or the level's set-up on a big board) is
+             * made again while the level runs, so that with --lend-after
+             * 0 every level gets the second thread. */
             h->helped = 1;
             pthread_mutex_unlock(&r->mu);
-            spares_help(&r->spares, LEND_WAIT_NS);
+            int ran = spares_help(&r->spares, LEND_WAIT_NS);
+            pthread_mutex_lock(&r->mu);
+            if (!ran && !h->done)
+                h->helped = 0;
+            pthread_mutex_unlock(&r->mu);
             continue;
         }
         int k = r->next++;
