@@ -27,8 +27,8 @@ typedef struct level_sel {
  * arg is neither, -1 on a bad value (message printed). */
 int cli_parse_level_sel(level_sel *sel, const char *arg, const char *next, const char *cmd);
 /* The options the commands that read levels share, at argv[*i]: --help / -h
- * (CLI_ARG_HELP), --level / --levels (into sel) and, where quiet is not
- * NULL, --quiet / -q (sets *quiet). Returns 1 when argv[*i] was one of
+ * (CLI_ARG_HELP), --level / --levels (into sel) and --quiet / -q (sets
+ * *quiet). Returns 1 when argv[*i] was one of
  * them (*i then indexes its last argument), 0 when not, CLI_ARG_HELP, or
  * CLI_ARG_BAD on a bad value (message printed). */
 #define CLI_ARG_HELP (-1)

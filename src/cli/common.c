@@ -221,7 +221,7 @@ int cli_common_arg(level_sel *sel, int *quiet, int argc, char **argv, int *i, co
     const char *a = argv[*i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h"))
         return CLI_ARG_HELP;
-    if (quiet && (!strcmp(a, "--quiet") || !strcmp(a, "-q"))) {
+    if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
         *quiet = 1;
         return 1;
     }
