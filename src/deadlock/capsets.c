@@ -243,8 +243,9 @@ int capsets_build(capsets *cs, const board *b)
     /* at most two sets per region */
     cs->set = malloc(sizeof(capset) * (2 * (size_t)cs->nregions + 1));
     sq_t *pool = NULL;
+    uint32_t used = 0;
     if (cs->set) {
-        uint32_t used = choose_sets(cs, &g);
+        used = choose_sets(cs, &g);
         pool = malloc(sizeof(sq_t) * ((size_t)used + 1));
         if (pool)
             list_squares(cs, &g, pool);
@@ -255,6 +256,11 @@ int capsets_build(capsets *cs, const board *b)
         capsets_free(cs);
         return -1;
     }
+    cs->held = (sizeof(int32_t) + sizeof(uint32_t)) * (size_t)n + sizeof(uint32_t) +
+               sizeof(capset) * (2 * (size_t)cs->nregions + 1) +
+               sizeof(sq_t) * ((size_t)used + 1) +
+               sizeof(uint16_t) * ((size_t)cs->first[n] + 1) +
+               sizeof(int32_t) * ((size_t)cs->nsets + 1);
     return 0;
 }
 

@@ -12,20 +12,20 @@ void corral_init(corral_ctx *c, const board *b)
 {
     size_t n = (size_t)b->nsq;
     memset(c, 0, sizeof *c);
-    c->lab = xcalloc(n, sizeof(uint32_t));
-    c->region = xcalloc(n, sizeof(uint32_t));
-    c->reg_goal = xcalloc(n, 1);
-    c->reg_seen = xcalloc(n, 1);
-    c->reg_mark = xcalloc(n, sizeof(uint32_t));
-    c->reg_box = xcalloc(n + 1, sizeof(uint32_t));
-    c->rbox = xmalloc(sizeof(uint16_t) * 4 * n);
-    c->box_mark = xcalloc((size_t)b->nboxes, sizeof(uint32_t));
-    c->queue = xmalloc(sizeof(sq_t) * n);
-    c->work = xmalloc(sizeof(uint16_t) * (size_t)b->nboxes);
-    c->fence = xmalloc(sizeof(uint16_t) * (size_t)b->nboxes);
-    c->allow_try = xcalloc((size_t)b->nboxes, 1);
+    c->lab = xcalloc_held(&c->held, n, sizeof(uint32_t));
+    c->region = xcalloc_held(&c->held, n, sizeof(uint32_t));
+    c->reg_goal = xcalloc_held(&c->held, n, 1);
+    c->reg_seen = xcalloc_held(&c->held, n, 1);
+    c->reg_mark = xcalloc_held(&c->held, n, sizeof(uint32_t));
+    c->reg_box = xcalloc_held(&c->held, n + 1, sizeof(uint32_t));
+    c->rbox = xmalloc_held(&c->held, sizeof(uint16_t) * 4 * n);
+    c->box_mark = xcalloc_held(&c->held, (size_t)b->nboxes, sizeof(uint32_t));
+    c->queue = xmalloc_held(&c->held, sizeof(sq_t) * n);
+    c->work = xmalloc_held(&c->held, sizeof(uint16_t) * (size_t)b->nboxes);
+    c->fence = xmalloc_held(&c->held, sizeof(uint16_t) * (size_t)b->nboxes);
+    c->allow_try = xcalloc_held(&c->held, (size_t)b->nboxes, 1);
     c->max_seeds = CORRAL_MAX_SEEDS;
-    c->all_fence = xmalloc(sizeof(uint16_t) * (size_t)b->nboxes * CORRAL_MAX_SEEDS);
+    c->all_fence = xmalloc_held(&c->held, sizeof(uint16_t) * (size_t)b->nboxes * CORRAL_MAX_SEEDS);
 }
 
 void corral_free(corral_ctx *c)

@@ -63,6 +63,7 @@ typedef struct corral_ctx {
     int all_start[CORRAL_MAX_SEEDS + 1];
     int nall;
     int max_seeds;      /* corrals tried per position */
+    size_t held; /* bytes allocated (util.h xmalloc_held), charged by the owner */
 } corral_ctx;
 
 void corral_init(corral_ctx *c, const board *b);

@@ -15,18 +15,18 @@ void fixed_init(fixed_ctx *c, const board *b)
     c->nsq = b->nsq;
     c->ngoals = b->nboxes;
     c->sub = *b;
-    c->nb = xmalloc(sizeof(sq_t) * 4 * (size_t)b->nsq);
+    c->nb = xmalloc_held(&c->held, sizeof(sq_t) * 4 * (size_t)b->nsq);
     c->sub.nb = c->nb;
-    c->fixed = xcalloc((size_t)b->nsq, 1);
-    c->flist = xmalloc(sizeof(sq_t) * (size_t)(b->nboxes + 1));
+    c->fixed = xcalloc_held(&c->held, (size_t)b->nsq, 1);
+    c->flist = xmalloc_held(&c->held, sizeof(sq_t) * (size_t)(b->nboxes + 1));
     c->nfixed = 0;
-    c->sd = xmalloc(sizeof(uint16_t) * 4 * (size_t)b->nsq);
-    c->queue = xmalloc(sizeof(int32_t) * 4 * (size_t)b->nsq);
-    c->cache = xcalloc(FIXED_CACHE, sizeof(fixed_entry));
-    c->match_goal = xmalloc(sizeof(int) * (size_t)(b->nboxes + 1));
-    c->seen = xcalloc((size_t)(b->nboxes + 1), sizeof(int));
-    c->boxes = xmalloc(sizeof(int) * (size_t)(b->nboxes + 1));
-    c->goals = xmalloc(sizeof(int) * (size_t)(b->nboxes + 1));
+    c->sd = xmalloc_held(&c->held, sizeof(uint16_t) * 4 * (size_t)b->nsq);
+    c->queue = xmalloc_held(&c->held, sizeof(int32_t) * 4 * (size_t)b->nsq);
+    c->cache = xcalloc_held(&c->held, FIXED_CACHE, sizeof(fixed_entry));
+    c->match_goal = xmalloc_held(&c->held, sizeof(int) * (size_t)(b->nboxes + 1));
+    c->seen = xcalloc_held(&c->held, (size_t)(b->nboxes + 1), sizeof(int));
+    c->boxes = xmalloc_held(&c->held, sizeof(int) * (size_t)(b->nboxes + 1));
+    c->goals = xmalloc_held(&c->held, sizeof(int) * (size_t)(b->nboxes + 1));
 }
 
 void fixed_free(fixed_ctx *c)
@@ -101,7 +101,7 @@ static const uint8_t *reach_table(fixed_ctx *c, int nfixed)
     c->misses++;
     int n = c->nsq;
     if (!e->reach)
-        e->reach = xmalloc((size_t)c->ngoals * (size_t)n);
+        e->reach = xmalloc_held(&c->held, (size_t)c->ngoals * (size_t)n);
     e->key = key;
     /* the board with the fixed squares walled off */
     memcpy(c->nb, b->nb, sizeof(sq_t) * 4 * (size_t)n);

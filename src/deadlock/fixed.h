@@ -45,6 +45,7 @@ typedef struct fixed_ctx {
     int *goals;         /* [ngoals] free goals (indices) */
     int nfree_boxes, nfree_goals;
     uint64_t misses;    /* reach tables computed */
+    size_t held; /* bytes allocated (util.h xmalloc_held), charged by the owner */
 } fixed_ctx;
 
 void fixed_init(fixed_ctx *c, const board *b);

@@ -10,9 +10,9 @@
 
 void freeze_init(freeze_ctx *f, const board *b)
 {
-    f->mark = xcalloc((size_t)b->nsq, 1);
+    f->mark = xcalloc_held(&f->held, (size_t)b->nsq, 1);
     /* one entry per recursive call at most (a box may be listed twice) */
-    f->frozen = xmalloc(sizeof(sq_t) * (FREEZE_BUDGET + 1));
+    f->frozen = xmalloc_held(&f->held, sizeof(sq_t) * (FREEZE_BUDGET + 1));
     f->nfrozen = 0;
     f->budget = 0;
 }

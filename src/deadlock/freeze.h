@@ -18,6 +18,7 @@ typedef struct freeze_ctx {
     sq_t *frozen;    /* boxes found frozen in the current check */
     int nfrozen;
     int budget;      /* recursion steps left in this check */
+    size_t held; /* bytes allocated (util.h xmalloc_held), charged by the owner */
 } freeze_ctx;
 
 void freeze_init(freeze_ctx *f, const board *b);

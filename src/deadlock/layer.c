@@ -39,6 +39,30 @@ void dl_free(dl_layer *d)
     stuck_free(&d->stk);
 }
 
+size_t dl_held(const dl_layer *d)
+{
+    return d->fz.held + d->pat.held + d->fx.held + d->cs.held + d->cc.held + d->sub.held +
+           d->sub.fz.held + d->loc.held + d->loc.fz.held + d->stk.held + d->stk.xy.held +
+           d->stk.xy.fz.held;
+}
+
+int dl_charge(dl_layer *d, membudget *m)
+{
+    size_t held = dl_held(d);
+    if (held <= d->charged)
+        return 0;
+    if (!mem_take(m, held - d->charged))
+        return -1;
+    d->charged = held;
+    return 0;
+}
+
+void dl_uncharge(dl_layer *d, membudget *m)
+{
+    mem_give(m, d->charged);
+    d->charged = 0;
+}
+
 int dl_push_dead(dl_layer *d, const position *p, sq_t from, sq_t to, stats *st)
 {
     if (d->cfg.freeze && freeze_deadlock(&d->fz, p, to)) {

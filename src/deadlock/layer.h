@@ -27,6 +27,7 @@
 #include "patterns.h"
 #include "stuck.h"
 #include "subset.h"
+#include "../util/mem.h"
 
 typedef struct dl_config {
     int freeze;          /* freeze deadlocks */
@@ -62,11 +63,23 @@ typedef struct dl_layer {
     subset_ctx loc;  /* local deadlock searches, xy relaxation (cfg->local);
                         loc.b set */
     stuck_table stk; /* learned patterns (cfg->stuck); stk.b set */
+    size_t charged;  /* bytes of dl_held taken from a budget (dl_charge) */
 } dl_layer;
 
 /* Sets up the detectors c asks for on board b (analysed). */
 void dl_init(dl_layer *d, const board *b, const dl_config *c, const dl_sizes *s);
 void dl_free(dl_layer *d);
+
+/* The bytes the detectors hold: set up by dl_init, and growing while a
+ * search runs (the fixed boxes' reach tables, learned patterns). */
+size_t dl_held(const dl_layer *d);
+/* Takes from m what dl_held has grown by since the last call: 0, or -1
+ * (nothing taken) when the budget cannot give it; the search owning the
+ * layer then stops with "memory limit". The searches call it after dl_init
+ * and at their progress checks; dl_uncharge gives it all back (before
+ * dl_free). */
+int dl_charge(dl_layer *d, membudget *m);
+void dl_uncharge(dl_layer *d, membudget *m);
 
 /* Which test dl_push_dead found the position dead by. */
 enum { DL_ALIVE = 0, DL_FREEZE, DL_PATTERN, DL_CAPSET };

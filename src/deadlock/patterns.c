@@ -220,7 +220,7 @@ void patterns_init(patterns *pt, const board *b, int large)
     pt->bits = NULL;
     for (int k = 0; k < pt->nshape; k++) {
         pat_shape *sh = &pt->shape[k];
-        sh->place = xmalloc(sizeof(uint32_t) * (size_t)(sh->pw * sh->ph));
+        sh->place = xmalloc_held(&pt->held, sizeof(uint32_t) * (size_t)(sh->pw * sh->ph));
         for (int pr = 0; pr < sh->ph; pr++)
             for (int pc = 0; pc < sh->pw; pc++) {
                 uint32_t *out = &sh->place[pr * sh->pw + pc];
@@ -249,10 +249,12 @@ void patterns_init(patterns *pt, const board *b, int large)
                     continue;
                 }
                 if (pt->nbits_words + sh->words > cap) {
+                    uint32_t old = cap;
                     cap = cap ? 2 * cap : 1024;
                     while (pt->nbits_words + sh->words > cap)
                         cap *= 2;
-                    pt->bits = xrealloc(pt->bits, sizeof(uint64_t) * cap);
+                    pt->bits = xrealloc_held(&pt->held, pt->bits, sizeof(uint64_t) * old,
+                                             sizeof(uint64_t) * cap);
                 }
                 memcpy(pt->bits + pt->nbits_words, scratch, sizeof(uint64_t) * sh->words);
                 *slot = *out = pt->nbits_words;

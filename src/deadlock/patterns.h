@@ -65,6 +65,7 @@ typedef struct patterns {
     uint32_t nbits_words;
     int ntables;      /* distinct tables with a dead configuration */
     int nsignatures;  /* distinct signatures decided */
+    size_t held; /* bytes allocated (util.h xmalloc_held), charged by the owner */
 } patterns;
 
 /* Builds the tables of b (analysed: b->dead is used). large = 0: 3x3

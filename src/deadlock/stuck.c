@@ -11,18 +11,18 @@ void stuck_init(stuck_table *t, const board *b)
     t->b = b;
     t->words = (uint32_t)(b->nsq + 63) / 64;
     t->sqcap = 1024;
-    t->sq = xmalloc(sizeof(sq_t) * t->sqcap);
-    t->start = xcalloc(STUCK_MAX_PATTERNS + 1, sizeof(uint32_t));
-    t->region = xcalloc((size_t)STUCK_MAX_PATTERNS * t->words, sizeof(uint64_t));
-    t->head = xmalloc(sizeof(uint32_t) * (size_t)b->nsq);
+    t->sq = xmalloc_held(&t->held, sizeof(sq_t) * t->sqcap);
+    t->start = xcalloc_held(&t->held, STUCK_MAX_PATTERNS + 1, sizeof(uint32_t));
+    t->region = xcalloc_held(&t->held, (size_t)STUCK_MAX_PATTERNS * t->words, sizeof(uint64_t));
+    t->head = xmalloc_held(&t->held, sizeof(uint32_t) * (size_t)b->nsq);
     for (int q = 0; q < b->nsq; q++)
         t->head[q] = UINT32_MAX;
-    t->next = xmalloc(sizeof(uint32_t) * STUCK_MAX_PATTERNS);
-    t->anchored = xcalloc((size_t)b->nsq, sizeof(uint32_t));
-    t->on = xcalloc((size_t)b->nsq, 1);
-    t->mark = xcalloc((size_t)b->nsq, sizeof(uint32_t));
-    t->stack = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
-    t->kept = xmalloc(sizeof(sq_t) * (size_t)(b->nboxes + 1));
+    t->next = xmalloc_held(&t->held, sizeof(uint32_t) * STUCK_MAX_PATTERNS);
+    t->anchored = xcalloc_held(&t->held, (size_t)b->nsq, sizeof(uint32_t));
+    t->on = xcalloc_held(&t->held, (size_t)b->nsq, 1);
+    t->mark = xcalloc_held(&t->held, (size_t)b->nsq, sizeof(uint32_t));
+    t->stack = xmalloc_held(&t->held, sizeof(sq_t) * (size_t)b->nsq);
+    t->kept = xmalloc_held(&t->held, sizeof(sq_t) * (size_t)(b->nboxes + 1));
 }
 
 void stuck_free(stuck_table *t)
@@ -110,8 +110,9 @@ static void store(stuck_table *t, int k, sq_t player)
     if (t->n >= STUCK_MAX_PATTERNS)
         return;
     if (t->nsqpool + (uint32_t)k > t->sqcap) {
+        uint32_t old = t->sqcap;
         t->sqcap = 2 * t->sqcap + (uint32_t)k;
-        t->sq = xrealloc(t->sq, sizeof(sq_t) * t->sqcap);
+        t->sq = xrealloc_held(&t->held, t->sq, sizeof(sq_t) * old, sizeof(sq_t) * t->sqcap);
     }
     uint32_t j = (uint32_t)t->n++;
     sq_t *s = t->sq + t->nsqpool;

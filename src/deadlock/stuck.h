@@ -59,6 +59,7 @@ typedef struct stuck_table {
     uint32_t ts;
     sq_t *stack;       /* [nsq] */
     sq_t *kept;        /* [nboxes] */
+    size_t held; /* bytes allocated (util.h xmalloc_held), charged by the owner */
 } stuck_table;
 
 void stuck_init(stuck_table *t, const board *b);

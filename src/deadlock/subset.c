@@ -30,24 +30,24 @@ void subset_init(subset_ctx *s, const board *b, int limit, int maxk)
     s->max_limit = s->limit;
     s->maxk = MIN(maxk, b->nboxes);
     s->shell.b = b;
-    s->shell.box_at = xmalloc(sizeof(uint16_t) * (size_t)b->nsq);
+    s->shell.box_at = xmalloc_held(&s->held, sizeof(uint16_t) * (size_t)b->nsq);
     for (int q = 0; q < b->nsq; q++)
         s->shell.box_at[q] = NO_BOX;
-    s->shell.boxes = xmalloc(sizeof(sq_t) * (size_t)(s->maxk + 1));
+    s->shell.boxes = xmalloc_held(&s->held, sizeof(sq_t) * (size_t)(s->maxk + 1));
     freeze_init(&s->fz, b);
-    s->mark = xcalloc((size_t)b->nsq, sizeof(uint32_t));
-    s->stack = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
-    s->states = xmalloc(sizeof(sq_t) * (size_t)s->limit * (size_t)(s->maxk + 1));
-    s->hashes = xmalloc(sizeof(uint64_t) * (size_t)s->limit);
+    s->mark = xcalloc_held(&s->held, (size_t)b->nsq, sizeof(uint32_t));
+    s->stack = xmalloc_held(&s->held, sizeof(sq_t) * (size_t)b->nsq);
+    s->states = xmalloc_held(&s->held, sizeof(sq_t) * (size_t)s->limit * (size_t)(s->maxk + 1));
+    s->hashes = xmalloc_held(&s->held, sizeof(uint64_t) * (size_t)s->limit);
     s->tcap = 1;
     while (s->tcap < 2u * (uint32_t)s->limit)
         s->tcap <<= 1;
-    s->seen = xcalloc(s->tcap, sizeof(uint64_t));
-    s->seen_gen = xcalloc(s->tcap, sizeof(uint32_t));
+    s->seen = xcalloc_held(&s->held, s->tcap, sizeof(uint64_t));
+    s->seen_gen = xcalloc_held(&s->held, s->tcap, sizeof(uint32_t));
     s->ccap = CACHE_SIZE;
-    s->cache_key = xcalloc(s->ccap, sizeof(uint64_t));
-    s->cache_val = xcalloc(s->ccap, 1);
-    s->kept = xmalloc(sizeof(sq_t) * (size_t)b->nboxes);
+    s->cache_key = xcalloc_held(&s->held, s->ccap, sizeof(uint64_t));
+    s->cache_val = xcalloc_held(&s->held, s->ccap, 1);
+    s->kept = xmalloc_held(&s->held, sizeof(sq_t) * (size_t)b->nboxes);
 }
 
 void subset_free(subset_ctx *s)

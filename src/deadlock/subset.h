@@ -56,6 +56,7 @@ typedef struct subset_ctx {
     sq_t *kept;       /* [nboxes] the boxes of the last corral or local search */
     int nkept;        /* how many */
     uint64_t searches, proofs, cache_hits;
+    size_t held; /* bytes allocated (util.h xmalloc_held), charged by the owner */
 } subset_ctx;
 
 /* limit: reduced positions per search (> 0); maxk: most boxes a search

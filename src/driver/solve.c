@@ -517,14 +517,13 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
     membudget mem;
     mem_init(&mem, mem_limit);
     size_t table_bytes = (size_t)b.nboxes * (size_t)b.nsq * 2;
-    if (!mem_fits(&mem, table_bytes) || distance_analyze(&b) != 0) {
+    if (!mem_take(&mem, table_bytes) || distance_analyze(&b) != 0) {
         snprintf(res->reason, sizeof res->reason, "%s", stop_reason_text(STOP_MEMORY));
         board_free(&b);
         res->seconds = timer_seconds_since(t0);
         return;
     }
     /* The distance tables stay charged to this level's budget. */
-    mem_charge(&mem, table_bytes);
 
     search_outcome out;
     memset(&out, 0, sizeof out);

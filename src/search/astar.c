@@ -124,6 +124,10 @@ static int limits_hit(astar *a)
     if (a->checks < 256)
         return 0;
     a->checks = 0;
+    if (dl_charge(&a->dl, a->mem) != 0) {
+        a->stop = STOP_MEMORY;
+        return 1;
+    }
     a->st->mem_bytes = a->mem->peak;
     stop_reason sr = search_check_limits(a->lim, a->st, &a->next_progress);
     if (sr == STOP_NONE)
@@ -493,7 +497,8 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
     ol_init(&a->open[1], mem);
     a->next_progress = search_first_progress(lim);
 
-    int ok = nodes_init(&a->ns, mem) == 0 && lb_init(&a->lb, b, cfg->matching, mem) == 0;
+    int ok = dl_charge(&a->dl, mem) == 0 && nodes_init(&a->ns, mem) == 0 &&
+             lb_init(&a->lb, b, cfg->matching, mem) == 0;
     if (!ok) {
         out->stop = STOP_MEMORY;
         a->finished = 1;
@@ -614,6 +619,7 @@ void astar_end(astar *a)
         reach_free(&a->reach[d]);
         lb_sol_free(&a->sols[d]);
     }
+    dl_uncharge(&a->dl, a->mem);
     dl_free(&a->dl);
     packing_free(&a->pk);
     free(a->rank);

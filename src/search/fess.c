@@ -284,6 +284,10 @@ static int limits_hit(fess *f)
     if (++f->checks < CHECK_EVERY)
         return 0;
     f->checks = 0;
+    if (dl_charge(&f->dl, f->mem) != 0) {
+        f->stop = STOP_MEMORY;
+        return 1;
+    }
     f->st->mem_bytes = f->mem->peak;
     stop_reason sr = search_check_limits(f->lim, f->st, &f->next_progress);
     if (sr == STOP_NONE)
@@ -803,7 +807,7 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     u32map_init(&f->cell_of, 256);
     f->next_progress = search_first_progress(lim);
 
-    if (nodes_init(&f->ns, mem) != 0) {
+    if (dl_charge(&f->dl, mem) != 0 || nodes_init(&f->ns, mem) != 0) {
         out->stop = STOP_MEMORY;
         f->finished = 1;
         return f;
@@ -1010,6 +1014,7 @@ void fess_end(fess *f)
     packing_free(&f->pk);
     plan_free(&f->pl);
     free(f->allow);
+    dl_uncharge(&f->dl, f->mem);
     dl_free(&f->dl);
     free(f->mv);
     boxpath_free(&f->bp);

@@ -71,11 +71,14 @@ static void release(membudget *m, uint64_t n)
     atomic_fetch_sub(&m->used, n);
 }
 
-void mem_charge(membudget *m, uint64_t n)
+int mem_take(membudget *m, uint64_t n)
 {
-    uint64_t now = atomic_fetch_add(&m->used, n) + n, peak = atomic_load(&m->peak);
-    while (now > peak && !atomic_compare_exchange_weak(&m->peak, &peak, now))
-        ;
+    return reserve(m, n);
+}
+
+void mem_give(membudget *m, uint64_t n)
+{
+    release(m, n);
 }
 
 void mem_grow(membudget *m, uint64_t n)

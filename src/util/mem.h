@@ -30,9 +30,11 @@ void mem_free(membudget *m, void *p, size_t n);
 /* Whether `n` more bytes would fit now (another thread may take them
  * first: only mem_alloc's answer is binding). */
 int mem_fits(const membudget *m, size_t n);
-/* Charges `n` bytes allocated outside the budget (whether they fit was
- * checked by the caller). */
-void mem_charge(membudget *m, uint64_t n);
+/* Takes `n` bytes for memory allocated outside the budget (analysis
+ * tables, detector contexts); 0 (and nothing taken) if they would pass the
+ * limit. mem_give returns them. */
+int mem_take(membudget *m, uint64_t n);
+void mem_give(membudget *m, uint64_t n);
 /* Raises the limit by `n` bytes (a thread lent to the level brings its
  * share); no-op on an unlimited budget. */
 void mem_grow(membudget *m, uint64_t n);

@@ -41,6 +41,24 @@ void *xrealloc(void *p, size_t n)
     return q;
 }
 
+void *xmalloc_held(size_t *held, size_t n)
+{
+    *held += n;
+    return xmalloc(n);
+}
+
+void *xcalloc_held(size_t *held, size_t n, size_t size)
+{
+    *held += n * size;
+    return xcalloc(n, size);
+}
+
+void *xrealloc_held(size_t *held, void *p, size_t old_n, size_t new_n)
+{
+    *held += new_n - old_n;
+    return xrealloc(p, new_n);
+}
+
 char *xstrndup(const char *s, size_t n)
 {
     char *p = xmalloc(n + 1);

@@ -54,6 +54,12 @@ NORETURN void die(const char *fmt, ...) PRINTF_LIKE(1, 2);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/* The same, adding the bytes to *held: the count of what a module's context
+ * holds, which the search owning it charges to its memory budget (mem.h;
+ * the deadlock layer's dl_charge). xrealloc_held adds new_n - old_n. */
+void *xmalloc_held(size_t *held, size_t n);
+void *xcalloc_held(size_t *held, size_t n, size_t size);
+void *xrealloc_held(size_t *held, void *p, size_t old_n, size_t new_n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 

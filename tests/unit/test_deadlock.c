@@ -889,3 +889,36 @@ TEST(deadlock_layer_setup_and_push_test)
     dl_free(&d);
     test_text_free(&c, &b, &p);
 }
+
+/* The layer counts what its detectors hold and charges it to a budget: all
+ * of it or nothing, once, and gives it back. */
+TEST(deadlock_layer_charges_its_tables)
+{
+    collection c;
+    board b;
+    position p;
+    REQUIRE(test_text_setup("#######\n# $$  #\n#     #\n#  @..#\n#######\n", &c, &b, &p) == 0);
+    dl_config on = {.freeze = 1, .patterns = 3, .fixed = 1, .capsets = 1, .corrals = 1,
+                    .deadlock_search = 50, .local = 1, .stuck = 1};
+    dl_layer d;
+    dl_init(&d, &b, &on, &(dl_sizes){LOCAL_LIMIT, LOCAL_MAX_BOXES});
+    size_t held = dl_held(&d);
+    /* every detector set up counts its tables */
+    CHECK(d.fz.held > 0 && d.pat.held > 0 && d.fx.held > 0 && d.cc.held > 0);
+    CHECK(d.sub.held > 0 && d.loc.held > 0 && d.stk.held > 0);
+    CHECK(held >= d.sub.held + d.loc.held + d.stk.held + d.fx.held);
+
+    membudget small, big;
+    mem_init(&small, held - 1);
+    CHECK_INT(dl_charge(&d, &small), -1);
+    CHECK_INT((int)small.used, 0);
+    mem_init(&big, 2 * (uint64_t)held);
+    CHECK_INT(dl_charge(&d, &big), 0);
+    CHECK(big.used == held);
+    CHECK_INT(dl_charge(&d, &big), 0); /* nothing grown: nothing more taken */
+    CHECK(big.used == held);
+    dl_uncharge(&d, &big);
+    CHECK_INT((int)big.used, 0);
+    dl_free(&d);
+    test_text_free(&c, &b, &p);
+}
