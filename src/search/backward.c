@@ -57,7 +57,8 @@ struct backward {
     int lb_ok;
     lb_sol sol;    /* the expanded position's */
     lb_sol csol;   /* a child's */
-    /* cfg->open == OPEN_MATCHED: the matching of the boxes to the goals */
+    /* cfg->open == OPEN_MATCHED or OPEN_BICON: the matching of the boxes to
+     * the goals */
     int glb_ok;
     lowerbound glb;
     lb_sol gsol;     /* the expanded position's */
@@ -66,6 +67,10 @@ struct backward {
     uint32_t *stamp; /* [nsq] region floods */
     uint32_t ts;
     sq_t *stack;     /* [nsq] */
+    /* cfg->open == OPEN_BICON: the free floor's cycles (off_cycle) */
+    uint32_t *disc, *low; /* [nsq] depth-first discovery order, low link */
+    uint32_t *cyc;        /* [nsq] == ts: the square lies on a cycle */
+    uint8_t *it;          /* [nsq] the next direction to try */
 
     heap open;         /* positions waiting for expansion (without cells) */
     /* use_cells: the open list split into cells, in creation order */
@@ -204,6 +209,17 @@ static uint64_t make_key(backward *w, int64_t cost, int onstart, int regions)
 }
 
 #define OPEN_AGE_BITS 36
+#define BICON_AGE_BITS 28
+/* The age bits of cfg->open's keys (the best position is compared without
+ * them). */
+static int age_bits(const backward *w)
+{
+    return w->cfg->open == OPEN_BICON ? BICON_AGE_BITS : OPEN_AGE_BITS;
+}
+
+static int off_cycle(backward *w);
+static int off_cycle_slow(backward *w);
+
 /* cfg->open: the opening order of the position on the board, least first
  * (an open position: the player everywhere, every box movable, the goals
  * left free): free-floor regions (4 bits), boxes that no pull moves (8),
@@ -213,12 +229,16 @@ static uint64_t make_key(backward *w, int64_t cost, int onstart, int regions)
  * its MAX_DIST distance): the cost of the minimum matching of the boxes to
  * the goals (w->gcost, the position's), and stuck boxes counted only once
  * the free floor is one region, so that positions of several regions are
- * ordered by that distance alone. */
+ * ordered by that distance alone. OPEN_BICON (Festival's BICON): as
+ * OPEN_MATCHED with the free-floor squares that lie on no cycle (10 bits,
+ * one region only) after the stuck boxes, the distance in 14 bits and the
+ * age in 28. */
 static uint64_t open_key(backward *w, int regions)
 {
     const board *b = w->b;
     const position *p = &w->pos;
-    int matched = w->cfg->open == OPEN_MATCHED;
+    int bicon = w->cfg->open == OPEN_BICON;
+    int matched = w->cfg->open == OPEN_MATCHED || bicon;
     uint64_t spread = 0, stuck = 0;
     for (int i = 0; i < b->nboxes; i++) {
         sq_t q = p->boxes[i];
@@ -236,6 +256,14 @@ static uint64_t open_key(backward *w, int regions)
     }
     if (matched) /* a pulled position pushes back: the matching is finite */
         spread = w->gcost >= LB_INF ? 0 : (uint64_t)w->gcost;
+    if (bicon) {
+        uint64_t off = regions == 1 ? (uint64_t)off_cycle(w) : 0;
+        if (w->cfg->check && regions == 1 && off != (uint64_t)off_cycle_slow(w))
+            die("internal error: the squares on no cycle differ from a count by definition");
+        return (uint64_t)MIN(regions, 0xF) << 60 | MIN(stuck, 0xFF) << 52 |
+               MIN(off, 0x3FF) << 42 | (0x3FFF - MIN(spread, 0x3FFF)) << BICON_AGE_BITS |
+               (w->seq++ & ((1ull << BICON_AGE_BITS) - 1));
+    }
     return (uint64_t)MIN(regions, 0xF) << 60 | MIN(stuck, 0xFF) << 52 |
            (0xFFFF - MIN(spread, 0xFFFF)) << OPEN_AGE_BITS |
            (w->seq++ & ((1ull << OPEN_AGE_BITS) - 1));
@@ -249,9 +277,10 @@ static uint64_t node_key(backward *w, uint32_t c, int64_t cost, int onstart, int
     if (!w->cfg->open)
         return make_key(w, cost, onstart, regions);
     uint64_t key = open_key(w, regions);
-    if (regions == 1 && (w->best == NODE_NONE || key >> OPEN_AGE_BITS < w->best_key)) {
+    int ab = age_bits(w);
+    if (regions == 1 && (w->best == NODE_NONE || key >> ab < w->best_key)) {
         w->best = c;
-        w->best_key = key >> OPEN_AGE_BITS;
+        w->best_key = key >> ab;
     }
     return key;
 }
@@ -271,6 +300,8 @@ static uint32_t new_stamp(backward *w)
 {
     if (++w->ts == 0) {
         memset(w->stamp, 0, sizeof(uint32_t) * (size_t)w->b->nsq);
+        if (w->cyc)
+            memset(w->cyc, 0, sizeof(uint32_t) * (size_t)w->b->nsq);
         w->ts = 1;
     }
     return w->ts;
@@ -372,6 +403,105 @@ static int regions(backward *w)
         }
     }
     return n;
+}
+
+/* Free-floor squares of the position on the board that lie on no cycle of
+ * the free floor (the player cannot walk round them: corridors, dead ends,
+ * the squares a box wall leaves as a tree). A square lies on a cycle when
+ * one of its edges is not a bridge: a back edge of the depth-first search,
+ * or a tree edge whose lower end reaches above it (Tarjan's low links).
+ * Iterative, O(free squares). */
+static int off_cycle(backward *w)
+{
+    const board *b = w->b;
+    const position *p = &w->pos;
+    uint32_t ts = new_stamp(w), time = 0;
+    int nfree = 0, on = 0;
+    for (int q0 = 0; q0 < b->nsq; q0++) {
+        if (p->box_at[q0] != NO_BOX || w->stamp[q0] == ts)
+            continue;
+        int sp = 0;
+        w->stamp[q0] = ts;
+        w->disc[q0] = w->low[q0] = ++time;
+        w->it[q0] = 0;
+        w->stack[sp++] = (sq_t)q0;
+        nfree++;
+        while (sp > 0) {
+            sq_t q = w->stack[sp - 1];
+            sq_t par = sp > 1 ? w->stack[sp - 2] : SQ_NONE;
+            if (w->it[q] < 4) {
+                sq_t t = b->nb[q][w->it[q]++];
+                if (t == SQ_NONE || p->box_at[t] != NO_BOX || t == par)
+                    continue;
+                if (w->stamp[t] != ts) { /* a tree edge */
+                    w->stamp[t] = ts;
+                    w->disc[t] = w->low[t] = ++time;
+                    w->it[t] = 0;
+                    w->stack[sp++] = t;
+                    nfree++;
+                } else if (w->disc[t] < w->disc[q]) { /* a back edge: a cycle */
+                    w->low[q] = MIN(w->low[q], w->disc[t]);
+                    on += w->cyc[q] != ts;
+                    w->cyc[q] = ts;
+                    on += w->cyc[t] != ts;
+                    w->cyc[t] = ts;
+                }
+                continue;
+            }
+            sp--;
+            if (par == SQ_NONE)
+                continue;
+            w->low[par] = MIN(w->low[par], w->low[q]);
+            if (w->low[q] <= w->disc[par]) { /* not a bridge */
+                on += w->cyc[q] != ts;
+                w->cyc[q] = ts;
+                on += w->cyc[par] != ts;
+                w->cyc[par] = ts;
+            }
+        }
+    }
+    return nfree - on;
+}
+
+/* --check: off_cycle's count by its definition, edge by edge: q lies on a
+ * cycle when some free neighbour t is reached from q without the edge
+ * (q, t). O(squares^2): for the tests. */
+static int off_cycle_slow(backward *w)
+{
+    const board *b = w->b;
+    const position *p = &w->pos;
+    int off = 0;
+    for (int q = 0; q < b->nsq; q++) {
+        if (p->box_at[q] != NO_BOX)
+            continue;
+        int on = 0;
+        for (int d = 0; d < 4 && !on; d++) {
+            sq_t t = b->nb[q][d];
+            if (t == SQ_NONE || p->box_at[t] != NO_BOX)
+                continue;
+            uint32_t ts = new_stamp(w);
+            int sp = 0;
+            w->stamp[q] = ts;
+            w->stack[sp++] = (sq_t)q;
+            while (sp > 0 && !on) {
+                sq_t x = w->stack[--sp];
+                for (int e = 0; e < 4; e++) {
+                    sq_t y = b->nb[x][e];
+                    if (y == SQ_NONE || p->box_at[y] != NO_BOX || w->stamp[y] == ts ||
+                        (x == q && e == d))
+                        continue;
+                    if (y == t) {
+                        on = 1;
+                        break;
+                    }
+                    w->stamp[y] = ts;
+                    w->stack[sp++] = y;
+                }
+            }
+        }
+        off += !on;
+    }
+    return off;
 }
 
 /* Whether a box other than the one on `moved` stands where no start square
@@ -692,7 +822,13 @@ backward *backward_begin(const board *b, const backward_config *cfg, search_limi
     if (rc != 0)
         return w;
     w->lb_ok = 1;
-    if (cfg->open == OPEN_MATCHED) {
+    if (cfg->open == OPEN_BICON) {
+        w->disc = xmalloc(sizeof(uint32_t) * (size_t)b->nsq);
+        w->low = xmalloc(sizeof(uint32_t) * (size_t)b->nsq);
+        w->cyc = xcalloc((size_t)b->nsq, sizeof(uint32_t));
+        w->it = xmalloc((size_t)b->nsq);
+    }
+    if (cfg->open == OPEN_MATCHED || cfg->open == OPEN_BICON) {
         if (lb_init(&w->glb, b, 1, mem) != 0)
             return w;
         w->glb_ok = 1;
@@ -810,6 +946,10 @@ void backward_end(backward *w)
         }
         free(w->stamp);
         free(w->stack);
+        free(w->disc);
+        free(w->low);
+        free(w->cyc);
+        free(w->it);
         free(w->mv);
         boxpath_free(&w->bp);
         reach_free(&w->r);

@@ -36,6 +36,7 @@ struct node_store;
 /* backward_config.open */
 #define OPEN_NEAREST 1
 #define OPEN_MATCHED 2
+#define OPEN_BICON 3
 
 typedef struct backward_config {
     int reach;    /* a box only where a start square pushes a lone box */
@@ -46,7 +47,9 @@ typedef struct backward_config {
                      free-floor regions, then fewest boxes no pull moves,
                      then the boxes farthest from the goals (OPEN_NEAREST:
                      nearest goals, OPEN_MATCHED: the minimum matching to
-                     the goals, stuck boxes counted with one region only);
+                     the goals, stuck boxes counted with one region only;
+                     OPEN_BICON: OPEN_MATCHED with, after the stuck boxes,
+                     fewer free-floor squares on no cycle);
                      the best position with one region is kept
                      (backward_best) */
     int cells;    /* with open (else ignored): the open list in cells of

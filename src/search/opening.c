@@ -124,7 +124,8 @@ opening *opening_begin(const board *b, const fess_config *fcfg, const backward_c
     o->fc[2].hf = 0;
     o->nhalves = halves & OPENING_THIRD ? 3 : 2;
     /* Two legs, the targets of two opening orders (opening.h). */
-    static const int orders[OPENING_LEGS] = {OPEN_MATCHED, OPEN_NEAREST};
+    const int orders[OPENING_LEGS] = {halves & OPENING_BICON ? OPEN_BICON : OPEN_MATCHED,
+                                      OPEN_NEAREST};
     o->nlegs = OPENING_LEGS;
     for (int l = 0; l < o->nlegs; l++) {
         leg *g = &o->legs[l];

@@ -62,6 +62,8 @@ typedef struct opening opening;
 /* A third forward half beside the two: the squares half without advisors
  * (jsonl strategy "opening-plain"). */
 #define OPENING_THIRD 16u
+/* The first leg's backward order OPEN_BICON instead of OPEN_MATCHED. */
+#define OPENING_BICON 32u
 #define OPENING_HALVES 3
 
 /* Targets: one backward half (and its forward halves) per opening order,

@@ -447,6 +447,8 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
         p.lent_group = 1u << 1;
         if (cfg->lent == LENT_REV && ir >= 0 && !m[ir].done)
             p.lent_group = 1u << ir;
+        else if (cfg->lent == LENT_ASTAR_REV && ir >= 0 && !m[ir].done)
+            p.lent_group |= 1u << ir;
         else if (cfg->lent == LENT_OPENING && io >= 0 && !m[io].done)
             p.lent_group |= 1u << io;
         else if (cfg->lent == LENT_OPENING_ALONE && io >= 0 && !m[io].done)

@@ -32,7 +32,7 @@
  * When lim->spares lends an idle thread (the run has no other level left
  * to start), the strategies go on side by side: this thread keeps the
  * feature-space searches (in turn when there are two), the lent one takes
- * what cfg->lent says (by default the reverse search, else A*), each
+ * what cfg->lent says (by default A* and the reverse search in turn), each
  * stepping its own until it ends, and the first to end the level
  * stops the others (a shared halt flag, polled with the other limits). The lent thread's memory share is
  * added to the level's budget; the node limit is shared out in grants.
@@ -49,7 +49,7 @@
 #include "rev.h"
 
 /* portfolio_config.lent, in the order of --lent's names */
-enum { LENT_ASTAR, LENT_OPENING, LENT_OPENING_ALONE, LENT_REV };
+enum { LENT_ASTAR, LENT_OPENING, LENT_OPENING_ALONE, LENT_REV, LENT_ASTAR_REV };
 
 typedef struct portfolio_config {
     astar_config astar;
@@ -65,7 +65,9 @@ typedef struct portfolio_config {
     int lent;         /* what a lent thread runs (--lent): LENT_ASTAR,
                          LENT_OPENING (the opening search beside A*),
                          LENT_OPENING_ALONE (A* stays with the others) or
-                         LENT_REV (the reverse search alone) */
+                         LENT_REV (the reverse search alone) or
+                         LENT_ASTAR_REV (A* and the reverse search in
+                         turn) */
 } portfolio_config;
 
 /* Solves from the level's start; out->strategy names the strategy that

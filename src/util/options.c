@@ -37,7 +37,7 @@ typedef struct opt_enum {
 static const opt_enum enums[] = {
     {"search", {"astar", "bfs", NULL}},
     {"strategy", {"astar", "fess", "portfolio", "backward", "opening", "rev", NULL}},
-    {"lent", {"astar", "opening", "opening-alone", "rev", NULL}},
+    {"lent", {"astar", "opening", "opening-alone", "rev", "astar-rev", NULL}},
 };
 
 static const opt_enum *enum_named(const char *option)

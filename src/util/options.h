@@ -23,7 +23,7 @@
     X(memory, INT, 4096, 16, 1048576, "memory limit of a run in MiB, shared by its threads") \
     X(threads, INT, 1, 1, 64, "threads: levels at a time, two on a lone portfolio level")   \
     X(lend_after, DBL, -1, -1, 1e9, "threads: a thread that finishes a level first lends itself to a level that has run this many seconds (-1 = only once no level is left to start)") \
-    X(lent, INT, 3, 0, 3, "threads: what a lent thread runs on a portfolio level: astar (A*), opening (the opening search and A*), opening-alone (the opening search; A* stays with the others) or rev (the reverse search; A* with --no-rev)") \
+    X(lent, INT, 4, 0, 4, "threads: what a lent thread runs on a portfolio level: astar (A*), opening (the opening search and A*), opening-alone (the opening search; A* stays with the others), rev (the reverse search; A* with --no-rev) or astar-rev (A* and the reverse search in turn)") \
     X(optimal, INT, 0, 0, 1, "prove the push count optimal (also: --optimal pushes)")        \
     X(optimize, DBL, 0, 0, 1e9, "optimize each solution found for this many seconds before it is written (moves first; pushes first with --optimal; 0 = off)") \
     X(search, INT, 0, 0, 1, "search: astar (the searches of --strategy) or bfs (breadth-first over pushes)") \
@@ -42,6 +42,7 @@
     X(opening_third, INT, 0, 0, 1, "opening: a third forward half beside the two, the squares half without advisors (strategy opening-plain)") \
     X(opening_squares_advisors, INT, 1, 0, 1, "opening: its squares half weighs moves by the advisors (0 = every move weighs the same)") \
     X(opening_hf, INT, 1, 0, 1, "opening: its squares half in Festival's HF forward order (every move weighs 0; free-floor regions first, then the boxes on the target's squares; inside a cell, then the boxes' matching distance to the target)") \
+    X(opening_bicon, INT, 1, 0, 1, "opening: its first leg's backward order as Festival's BICON (after the stuck boxes, fewer free-floor squares on no cycle)") \
     X(max_nodes, DBL, 0, 0, 1e15, "stop after storing this many positions (0 = no limit)")   \
     X(dead_squares, INT, 1, 0, 1, "prune pushes onto dead squares")                          \
     X(freeze, INT, 1, 0, 1, "prune freeze deadlocks")                                        \
