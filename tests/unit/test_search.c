@@ -179,3 +179,37 @@ TEST(searches_end_where_the_level_asks)
         }
     }
 }
+
+/* A budget of 2 MiB holds what A*, FESS and the reverse search need for a
+ * tiny level but not their deadlock detectors' tables (about 1.5 MB, mostly
+ * the corral and local searches' caches, charged by dl_charge): each stops
+ * cleanly with "memory limit" (without the charge each solved it within
+ * 2 MiB); with room it solves. */
+TEST(search_stops_when_its_detectors_do_not_fit)
+{
+    static const char *text = "#######\n#     #\n# $$. #\n#@ .  #\n#######\n";
+    static const int strategies[] = {0, 1, 5}; /* A*, FESS, rev */
+    for (size_t k = 0; k < sizeof strategies / sizeof *strategies; k++)
+        for (int roomy = 0; roomy < 2; roomy++) {
+            collection c;
+            collection_parse(&c, "mem", text, strlen(text));
+            REQUIRE(c.nlevels == 1 && !c.levels[0].error);
+            options o;
+            options_init(&o);
+            o.strategy = strategies[k];
+            o.zones = 0;
+            search_limits lim;
+            memset(&lim, 0, sizeof lim);
+            lim.start_ns = timer_now_ns();
+            lim.deadline_ns = lim.start_ns + 10 * (int64_t)1000000000;
+            solve_result res;
+            solve_level(&c.levels[0], &o, &lim, roomy ? 64u << 20 : 2048u << 10, &res);
+            if (roomy) {
+                CHECK_INT(res.status, RESULT_SOLVED);
+            } else {
+                CHECK(res.status != RESULT_SOLVED);
+                CHECK_STR(res.reason, "memory limit");
+            }
+            collection_free(&c);
+        }
+}
