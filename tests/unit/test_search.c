@@ -210,6 +210,7 @@ TEST(search_stops_when_its_detectors_do_not_fit)
                 CHECK(res.status != RESULT_SOLVED);
                 CHECK_STR(res.reason, "memory limit");
             }
+            solve_result_free(&res);
             collection_free(&c);
         }
 }
