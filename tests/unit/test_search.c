@@ -117,6 +117,22 @@ TEST(xsokoban_1_is_97_pushes)
     collection_free(&c);
 }
 
+/* Solves lv with the default options but `strategy` and no zones, within
+ * `seconds` and a budget of `mem_bytes`. */
+static void solve_with(const level *lv, long strategy, int seconds, uint64_t mem_bytes,
+                       solve_result *res)
+{
+    options o;
+    options_init(&o);
+    o.strategy = strategy;
+    o.zones = 0;
+    search_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.start_ns = timer_now_ns();
+    lim.deadline_ns = lim.start_ns + seconds * (int64_t)1000000000;
+    solve_level(lv, &o, &lim, mem_bytes, res);
+}
+
 /* A level that asks where the player ends (level.end_cell1, the zones'
  * sub-levels): the goal is the doorway between two rooms. One push from
  * the left solves it, the player left behind; to end in the right room the
@@ -144,16 +160,8 @@ TEST(searches_end_where_the_level_asks)
                 lv->end_cell1[0] = 1 * lv->width + want_col + 1; /* row 1 */
             if (endc == 2)
                 lv->end_cell1[0] = 2 * lv->width + 4 + 1; /* the doorway: the goal */
-            options o;
-            options_init(&o);
-            o.strategy = strategies[k];
-            o.zones = 0;
-            search_limits lim;
-            memset(&lim, 0, sizeof lim);
-            lim.start_ns = timer_now_ns();
-            lim.deadline_ns = lim.start_ns + 20 * (int64_t)1000000000;
             solve_result res;
-            solve_level(lv, &o, &lim, 64u << 20, &res);
+            solve_with(lv, strategies[k], 20, 64u << 20, &res);
             if (endc == 2) {
                 if (res.status == RESULT_SOLVED)
                     test_fail(__FILE__, __LINE__, "%s: solved with the player under the box",
@@ -194,16 +202,8 @@ TEST(search_stops_when_its_detectors_do_not_fit)
             collection c;
             collection_parse(&c, "mem", text, strlen(text));
             REQUIRE(c.nlevels == 1 && !c.levels[0].error);
-            options o;
-            options_init(&o);
-            o.strategy = strategies[k];
-            o.zones = 0;
-            search_limits lim;
-            memset(&lim, 0, sizeof lim);
-            lim.start_ns = timer_now_ns();
-            lim.deadline_ns = lim.start_ns + 10 * (int64_t)1000000000;
             solve_result res;
-            solve_level(&c.levels[0], &o, &lim, roomy ? 64u << 20 : 2048u << 10, &res);
+            solve_with(&c.levels[0], strategies[k], 10, roomy ? 64u << 20 : 2048u << 10, &res);
             if (roomy) {
                 CHECK_INT(res.status, RESULT_SOLVED);
             } else {
