@@ -28,7 +28,9 @@
  *
  * Two such legs, each with its own backward half, target and forward
  * halves, take turns: the backward order OPEN_MATCHED (the boxes' minimum
- * matching to the goals, stuck boxes counted once the floor is one region)
+ * matching to the goals, stuck boxes counted once the floor is one region;
+ * OPEN_BICON, with the free-floor squares on no cycle after the stuck
+ * boxes, when opening_begin is given OPENING_BICON, as by default)
  * and OPEN_NEAREST (nearest goals, stuck boxes always); the targets differ
  * and so do the levels each leg solves.
  *
