@@ -39,6 +39,16 @@ void capsets_free(capsets *cs)
     memset(cs, 0, sizeof *cs);
 }
 
+/* malloc (zeroed if `zero`) of a table the sets keep, counted in cs->held
+ * when it is had. */
+static void *kept_alloc(capsets *cs, size_t n, int zero)
+{
+    void *p = zero ? calloc(1, n) : malloc(n);
+    if (p)
+        cs->held += n;
+    return p;
+}
+
 /* The one-box maze's reach: n rows of w words, row s holding R(s) (every
  * square a lone box on live square s reaches, the player starting on any
  * side, and s itself); rows of dead squares are empty. NULL when out of
@@ -203,8 +213,8 @@ static int index_members(capsets *cs)
     int n = cs->b->nsq;
     for (sq_t s = 0; s < n; s++)
         cs->first[s + 1] += cs->first[s];
-    cs->memb = malloc(sizeof(uint16_t) * ((size_t)cs->first[n] + 1));
-    cs->count = calloc((size_t)cs->nsets + 1, sizeof(int32_t));
+    cs->memb = kept_alloc(cs, sizeof(uint16_t) * ((size_t)cs->first[n] + 1), 0);
+    cs->count = kept_alloc(cs, sizeof(int32_t) * ((size_t)cs->nsets + 1), 1);
     uint32_t *fill = malloc(sizeof(uint32_t) * ((size_t)n + 1));
     if (!cs->memb || !cs->count || !fill || cs->nsets > UINT16_MAX) {
         free(fill);
@@ -225,8 +235,8 @@ int capsets_build(capsets *cs, const board *b)
     memset(cs, 0, sizeof *cs);
     cs->b = b;
     int n = b->nsq, w = (n + 63) / 64;
-    cs->region_of = malloc(sizeof(int32_t) * (size_t)n);
-    cs->first = calloc((size_t)n + 1, sizeof(uint32_t));
+    cs->region_of = kept_alloc(cs, sizeof(int32_t) * (size_t)n, 0);
+    cs->first = kept_alloc(cs, sizeof(uint32_t) * ((size_t)n + 1), 1);
     uint64_t *reach = cs->region_of && cs->first ? box_reach(b, w) : NULL;
     if (!reach) {
         capsets_free(cs);
@@ -241,12 +251,11 @@ int capsets_build(capsets *cs, const board *b)
         return -1;
     }
     /* at most two sets per region */
-    cs->set = malloc(sizeof(capset) * (2 * (size_t)cs->nregions + 1));
+    cs->set = kept_alloc(cs, sizeof(capset) * (2 * (size_t)cs->nregions + 1), 0);
     sq_t *pool = NULL;
-    uint32_t used = 0;
     if (cs->set) {
-        used = choose_sets(cs, &g);
-        pool = malloc(sizeof(sq_t) * ((size_t)used + 1));
+        uint32_t used = choose_sets(cs, &g);
+        pool = kept_alloc(cs, sizeof(sq_t) * ((size_t)used + 1), 0);
         if (pool)
             list_squares(cs, &g, pool);
     }
@@ -256,11 +265,6 @@ int capsets_build(capsets *cs, const board *b)
         capsets_free(cs);
         return -1;
     }
-    cs->held = (sizeof(int32_t) + sizeof(uint32_t)) * (size_t)n + sizeof(uint32_t) +
-               sizeof(capset) * (2 * (size_t)cs->nregions + 1) +
-               sizeof(sq_t) * ((size_t)used + 1) +
-               sizeof(uint16_t) * ((size_t)cs->first[n] + 1) +
-               sizeof(int32_t) * ((size_t)cs->nsets + 1);
     return 0;
 }
 

@@ -53,7 +53,7 @@ typedef struct capsets {
     uint32_t *first;    /* [nsq + 1] square s's sets: memb[first[s] .. first[s + 1]) */
     uint16_t *memb;
     int32_t *count;     /* [nsets] boxes in each set (capsets_count) */
-    size_t held; /* bytes allocated (util.h xmalloc_held), charged by the owner */
+    size_t held;        /* bytes of the tables above, charged by the owner */
 } capsets;
 
 /* Builds the regions and sets of b (needs b->dead). Returns 0, or -1 when

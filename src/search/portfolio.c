@@ -399,8 +399,9 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
                                      cfg->opening_halves,
                                      &p.sub, mem, &m[io].out);
     }
-    /* the reverse member: in the round, or alone on a lent thread
-     * (LENT_REV; without the member the lent thread takes A*) */
+    /* the reverse member: in the round, and on a lent thread alone
+     * (LENT_REV) or in turn with A* (LENT_ASTAR_REV); without the member
+     * the lent thread takes A* */
     const int ir = cfg->use_rev ? p.n++ : -1;
     if (ir >= 0) {
         m[ir] = (member){.name = "rev", .kind = MEMBER_REV, .slice = SLICE_REV};
