@@ -241,6 +241,28 @@ static void member_run(portfolio *p, unsigned group)
     int n = 0; /* past the group's last member (p->n may grow on the other thread) */
     while (group >> n)
         n++;
+    if (!lead && !one) {
+        /* Without the first FESS (the lent thread's group): the members
+         * share the thread's time equally, the one with the least time
+         * since the group began taking the next turn. Their slices, in
+         * positions, are sized for the round on one thread and differ
+         * several times over in seconds (the reverse search's turn is
+         * ten times A*'s): taken in plain turns, A* got an eighth of a
+         * lent thread. */
+        int64_t since[6];
+        for (int i = 0; i < n; i++)
+            since[i] = (group & 1u << i) ? p->m[i].spent_ns : 0;
+        for (;;) {
+            int next = -1;
+            for (int i = 0; i < n; i++)
+                if ((group & 1u << i) && !p->m[i].done &&
+                    (next < 0 || p->m[i].spent_ns - since[i] < p->m[next].spent_ns - since[next]))
+                    next = i;
+            if (next < 0)
+                return;
+            member_turn(p, next, 0);
+        }
+    }
     for (int live = 1; live;) {
         live = 0;
         for (int i = lead ? 1 : 0; i < n; i++) {

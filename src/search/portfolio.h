@@ -66,8 +66,8 @@ typedef struct portfolio_config {
                          LENT_OPENING (the opening search beside A*),
                          LENT_OPENING_ALONE (A* stays with the others) or
                          LENT_REV (the reverse search alone) or
-                         LENT_ASTAR_REV (A* and the reverse search in
-                         turn) */
+                         LENT_ASTAR_REV (A* and the reverse search
+                         sharing the lent thread's time equally) */
 } portfolio_config;
 
 /* Solves from the level's start; out->strategy names the strategy that
