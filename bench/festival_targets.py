@@ -53,7 +53,10 @@ def festival(level_file, alg, secs, outdir):
     env = dict(os.environ, FESTIVAL_BIN=wrap)
     subprocess.run([RUNSH, level_file, str(secs), "1", run], env=env,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    rows = [l.split("\t") for l in open(os.path.join(run, "results.tsv")).read().splitlines()]
+    tsv = os.path.join(run, "results.tsv")
+    if not os.path.exists(tsv):  # Festival did not run: reported as unsolved
+        return [], run
+    rows = [l.split("\t") for l in open(tsv).read().splitlines()]
     return rows, run
 
 

@@ -249,7 +249,7 @@ static void member_run(portfolio *p, unsigned group)
          * several times over in seconds (the reverse search's turn is
          * ten times A*'s): taken in plain turns, A* got an eighth of a
          * lent thread. */
-        int64_t since[6];
+        int64_t since[sizeof p->m / sizeof p->m[0]];
         for (int i = 0; i < n; i++)
             since[i] = (group & 1u << i) ? p->m[i].spent_ns : 0;
         for (;;) {
