@@ -405,6 +405,14 @@ static int regions(backward *w)
     return n;
 }
 
+/* Marks square q as on a cycle (stamp ts); 1 when it was not yet. */
+static inline int on_cycle(backward *w, sq_t q, uint32_t ts)
+{
+    int fresh = w->cyc[q] != ts;
+    w->cyc[q] = ts;
+    return fresh;
+}
+
 /* Free-floor squares of the position on the board that lie on no cycle of
  * the free floor (the player cannot walk round them: corridors, dead ends,
  * the squares a box wall leaves as a tree). A square lies on a cycle when
@@ -441,10 +449,7 @@ static int off_cycle(backward *w)
                     nfree++;
                 } else if (w->disc[t] < w->disc[q]) { /* a back edge: a cycle */
                     w->low[q] = MIN(w->low[q], w->disc[t]);
-                    on += w->cyc[q] != ts;
-                    w->cyc[q] = ts;
-                    on += w->cyc[t] != ts;
-                    w->cyc[t] = ts;
+                    on += on_cycle(w, q, ts) + on_cycle(w, t, ts);
                 }
                 continue;
             }
@@ -452,12 +457,8 @@ static int off_cycle(backward *w)
             if (par == SQ_NONE)
                 continue;
             w->low[par] = MIN(w->low[par], w->low[q]);
-            if (w->low[q] <= w->disc[par]) { /* not a bridge */
-                on += w->cyc[q] != ts;
-                w->cyc[q] = ts;
-                on += w->cyc[par] != ts;
-                w->cyc[par] = ts;
-            }
+            if (w->low[q] <= w->disc[par]) /* not a bridge */
+                on += on_cycle(w, q, ts) + on_cycle(w, par, ts);
         }
     }
     return nfree - on;

@@ -231,9 +231,34 @@ static int member_turn(portfolio *p, int i, int one)
     return !x->done;
 }
 
+/* Side by side, a group without the first FESS (the lent thread's): its
+ * members (in m[0 .. n)) share the thread's time equally, the one with the
+ * least time since the group began taking the next turn, until each has
+ * ended. Their slices, in positions, are sized for the round on one thread
+ * and differ several times over in seconds (the reverse search's turn is
+ * ten times A*'s): taken in plain turns, A* got an eighth of a lent
+ * thread. */
+static void member_run_fair(portfolio *p, unsigned group, int n)
+{
+    int64_t since[sizeof p->m / sizeof p->m[0]];
+    for (int i = 0; i < n; i++) /* the others' are the other thread's */
+        since[i] = (group & 1u << i) ? p->m[i].spent_ns : 0;
+    for (;;) {
+        int next = -1;
+        for (int i = 0; i < n; i++)
+            if ((group & 1u << i) && !p->m[i].done &&
+                (next < 0 || p->m[i].spent_ns - since[i] < p->m[next].spent_ns - since[next]))
+                next = i;
+        if (next < 0)
+            return;
+        member_turn(p, next, 0);
+    }
+}
+
 /* Side by side: steps the members in `group` (a bit mask) on this thread
  * in turn until each has ended. As in turn on one thread, the first FESS
- * (member 0), when in the group, takes every other turn. */
+ * (member 0), when in the group, takes every other turn; a group of
+ * several without it shares the time equally (member_run_fair). */
 static void member_run(portfolio *p, unsigned group)
 {
     int one = (group & (group - 1)) == 0; /* a lone member runs to the end */
@@ -242,26 +267,8 @@ static void member_run(portfolio *p, unsigned group)
     while (group >> n)
         n++;
     if (!lead && !one) {
-        /* Without the first FESS (the lent thread's group): the members
-         * share the thread's time equally, the one with the least time
-         * since the group began taking the next turn. Their slices, in
-         * positions, are sized for the round on one thread and differ
-         * several times over in seconds (the reverse search's turn is
-         * ten times A*'s): taken in plain turns, A* got an eighth of a
-         * lent thread. */
-        int64_t since[sizeof p->m / sizeof p->m[0]];
-        for (int i = 0; i < n; i++)
-            since[i] = (group & 1u << i) ? p->m[i].spent_ns : 0;
-        for (;;) {
-            int next = -1;
-            for (int i = 0; i < n; i++)
-                if ((group & 1u << i) && !p->m[i].done &&
-                    (next < 0 || p->m[i].spent_ns - since[i] < p->m[next].spent_ns - since[next]))
-                    next = i;
-            if (next < 0)
-                return;
-            member_turn(p, next, 0);
-        }
+        member_run_fair(p, group, n);
+        return;
     }
     for (int live = 1; live;) {
         live = 0;
