@@ -205,18 +205,21 @@ static void grant_settle(portfolio *p, uint64_t granted, uint64_t used)
         ;
 }
 
-/* Side by side: one turn of member i on this thread, a slice (with a node
- * limit, in grants of a slice at most; `one`: the member runs alone, to
- * the end). Records its end. Returns whether it is still running. */
-static int member_turn(portfolio *p, int i, int one)
+/* Side by side: one turn of member i on this thread, `size` positions (0:
+ * its slice; with a node limit, in grants of that many at most; `one`: the
+ * member runs alone, to the end). Records its end. Returns whether it is
+ * still running. */
+static int member_turn(portfolio *p, int i, int one, uint64_t size)
 {
     member *x = &p->m[i];
     if (x->done)
         return 0;
+    if (!size)
+        size = x->slice;
     if (!p->max_nodes) {
-        x->done = member_step(x, one ? 0 : x->out.st.nodes + x->slice);
+        x->done = member_step(x, one ? 0 : x->out.st.nodes + size);
     } else {
-        uint64_t before = x->out.st.nodes, g = grant_take(p, x->slice);
+        uint64_t before = x->out.st.nodes, g = grant_take(p, size);
         if (atomic_load(&p->ended) || g == 0) {
             grant_settle(p, g, 0);
             x->out.stop = atomic_load(&p->ended) ? STOP_HALTED : STOP_NODES;
@@ -231,13 +234,26 @@ static int member_turn(portfolio *p, int i, int one)
     return !x->done;
 }
 
+/* A turn on the lent thread for member x, in positions: its slice's
+ * nominal time (slice times NOMINAL_NS) at the rate x has shown so far,
+ * within 1 .. its slice (a sixteenth of it before it has run). Positions
+ * that cost more than their nominal time (big boards, a slower build)
+ * shorten the turn, so that neither member runs long past its share. */
+static uint64_t fair_size(const member *x)
+{
+    if (x->out.st.nodes == 0 || x->spent_ns <= 0)
+        return MAX(x->slice / 16, 1);
+    uint64_t per = MAX((uint64_t)x->spent_ns / x->out.st.nodes, 1);
+    return MAX(MIN(x->slice * NOMINAL_NS[x->kind] / per, x->slice), 1);
+}
+
 /* Side by side, a group without the first FESS (the lent thread's): its
  * members (in m[0 .. n)) share the thread's time equally, the one with the
- * least time since the group began taking the next turn, until each has
- * ended. Their slices, in positions, are sized for the round on one thread
- * and differ several times over in seconds (the reverse search's turn is
- * ten times A*'s): taken in plain turns, A* got an eighth of a lent
- * thread. */
+ * least time since the group began taking the next turn (of fair_size),
+ * until each has ended. Their slices, in positions, are sized for the
+ * round on one thread and differ several times over in seconds (the
+ * reverse search's turn is ten times A*'s): taken in plain turns, A* got
+ * an eighth of a lent thread. */
 static void member_run_fair(portfolio *p, unsigned group, int n)
 {
     int64_t since[sizeof p->m / sizeof p->m[0]];
@@ -251,7 +267,7 @@ static void member_run_fair(portfolio *p, unsigned group, int n)
                 next = i;
         if (next < 0)
             return;
-        member_turn(p, next, 0);
+        member_turn(p, next, 0, fair_size(&p->m[next]));
     }
 }
 
@@ -276,11 +292,11 @@ static void member_run(portfolio *p, unsigned group)
             if (!(group & 1u << i) || p->m[i].done)
                 continue;
             if (lead)
-                live |= member_turn(p, 0, 0);
-            live |= member_turn(p, i, one);
+                live |= member_turn(p, 0, 0, 0);
+            live |= member_turn(p, i, one, 0);
         }
         if (lead && !live)
-            live = member_turn(p, 0, 0); /* the others have ended */
+            live = member_turn(p, 0, 0, 0); /* the others have ended */
     }
 }
 
