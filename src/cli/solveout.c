@@ -297,8 +297,12 @@ void solveout_row(FILE *f, const level *lv, const solve_result *r, int quiet, in
     fprintf(f, "  %-8s  %8.2fs  %12llu  ", result_status_text(r->status), r->seconds,
             (unsigned long long)r->st.nodes);
     if (r->status == RESULT_SOLVED) {
-        fprintf(f, "%7ld  %6ld  %s\n", r->metrics.moves, r->metrics.pushes,
-                r->optimal ? "optimal" : "");
+        fprintf(f, "%7ld  %6ld  ", r->metrics.moves, r->metrics.pushes);
+        if (r->optimal)
+            fputs("optimal", f);
+        else if (r->lower_bound >= 0) /* push-optimal mode, the proof unfinished */
+            fprintf(f, "%s, at least %ld pushes", r->reason, r->lower_bound);
+        fputc('\n', f);
     } else {
         fprintf(f, "%7s  %6s  %s", "-", "-",
                 r->status == RESULT_INVALID ? "invalid level" : r->reason);

@@ -497,6 +497,60 @@ static int solve_by_zones(const level *lv, const board *b, const options *o,
     return solved;
 }
 
+/* Push-optimal mode, --optimal-seed: a solution found in fast mode within
+ * the seed's share of the level's limits, its pushes shortened by the
+ * optimizer in what is left of that share, in *mv (replayed). Without a
+ * deadline the share is of the node limit, or else of 20 s, and the
+ * optimizer does not run (it stops
+ * on time, which would make node counts under a node limit, keeper bench's,
+ * depend on the machine). Adds the fast search's counters to *st. Returns
+ * its push count, or 0 when none was found. */
+static uint32_t seed_solution(const level *lv, const board *b, const options *o,
+                              const search_limits *lim, uint64_t mem_limit, movelist *mv,
+                              stats *st)
+{
+    int64_t now = timer_now_ns();
+    int64_t span = lim->deadline_ns ? lim->deadline_ns - now : (int64_t)20e9;
+    if (span <= 0)
+        return 0;
+    int64_t end = now + (int64_t)((double)span * o->optimal_seed);
+    options fo = *o;
+    fo.optimal = 0;
+    fo.optimize = 0;
+    search_limits fl = *lim;
+    fl.deadline_ns = end;
+    fl.progress = NULL;
+    if (lim->max_nodes)
+        fl.max_nodes = MAX((uint64_t)((double)lim->max_nodes * o->optimal_seed), 1);
+    if (lim->max_nodes && !lim->deadline_ns)
+        fl.deadline_ns = 0; /* the node limit's share alone: the same in every build */
+    solve_result fr;
+    solve_level(lv, &fo, &fl, mem_limit, &fr);
+    stats_add(st, &fr.st);
+    uint32_t pushes = 0;
+    char err[160];
+    if (fr.status == RESULT_SOLVED && lurd_decode(fr.lurd, mv, err, sizeof err) == 0) {
+        opt_config oc;
+        opt_config_default(&oc);
+        oc.metric = OPT_PUSHES;
+        double left = (double)(end - timer_now_ns()) / 1e9;
+        if (lim->deadline_ns && left > 0.01) { /* stops on time: not without a deadline */
+            search_limits ol;
+            search_limits_start(&ol, left);
+            ol.interrupt = lim->interrupt;
+            membudget om;
+            mem_init(&om, mem_limit);
+            opt_report rep;
+            optimize_solution(b, mv, &oc, &ol, &om, &rep);
+        }
+        replay_result rr;
+        if (solution_replay(b, mv, &rr) && rr.m.pushes > 0)
+            pushes = (uint32_t)rr.m.pushes;
+    }
+    solve_result_free(&fr);
+    return pushes;
+}
+
 void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t mem_limit,
                  solve_result *res)
 {
@@ -528,8 +582,11 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
 
     search_outcome out;
     memset(&out, 0, sizeof out);
-    stats zst; /* the zones' sub-levels' counters */
+    stats zst; /* the zones' sub-levels' counters, or the seed's */
     memset(&zst, 0, sizeof zst);
+    movelist seed; /* push-optimal mode: the seed solution (--optimal-seed) */
+    moves_init(&seed);
+    uint32_t seed_pushes = 0;
     if (o->dead_squares && start_dead(&b)) {
         out.stop = STOP_EXHAUSTED;
     } else if (o->zones && o->search != 1 && !o->optimal && o->strategy == 2 &&
@@ -543,6 +600,10 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
     } else {
         search_configs sc;
         driver_configs(o, &sc);
+        if (o->optimal && o->optimal_seed > 0) {
+            seed_pushes = seed_solution(lv, &b, o, lim, mem_limit, &seed, &zst);
+            sc.astar.bound = seed_pushes;
+        }
         if (o->optimal || o->strategy == 0) {
             astar_solve(&b, &sc.astar, lim, &mem, &out);
         } else if (o->strategy == 1) {
@@ -574,6 +635,15 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
         moves_free(&mv);
     } else if (res->status == RESULT_SOLVED) {
         /* solved zone by zone */
+    } else if (seed_pushes && finish_solution(&b, &seed, o, lim, mem_limit, res) == 0) {
+        /* A* found nothing shorter than the seed: exhausted, a proof that
+         * it is optimal; else the seed, unproven, with the lower bound */
+        res->optimal = out.stop == STOP_EXHAUSTED;
+        res->strategy = "astar (seed)";
+        if (!res->optimal) {
+            res->stop = out.stop;
+            snprintf(res->reason, sizeof res->reason, "%s", stop_reason_text(out.stop));
+        }
     } else {
         res->stop = out.stop;
         snprintf(res->reason, sizeof res->reason, "%s", stop_reason_text(out.stop));
@@ -587,6 +657,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
         else if (out.stop != STOP_EXHAUSTED && !out.solved)
             res->lower_bound = (long)out.st.best_lower_bound;
     }
+    moves_free(&seed);
     push_seq_free(&out.pushes);
     board_free(&b);
     res->seconds = timer_seconds_since(t0);

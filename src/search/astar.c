@@ -236,6 +236,11 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
         pos_undo(p, &u);
         return 0;
     }
+    if (a->cfg->bound && (uint64_t)ng + (uint64_t)h64 >= a->cfg->bound) {
+        a->st->cut_bound++;
+        pos_undo(p, &u);
+        return 0;
+    }
     if (a->cfg->dl.fixed && b->is_goal[to] && fixed_deadlock(&a->dl.fx, p)) {
         a->st->cut_fixed++;
         pos_undo(p, &u);
@@ -517,7 +522,7 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
         int dead_start = 0;
         for (int i = 0; cfg->dead_squares && i < b->nboxes; i++)
             dead_start |= b->dead[a->pos.boxes[i]];
-        if (h64 == LB_INF || dead_start) {
+        if (h64 == LB_INF || dead_start || (cfg->bound && h64 >= cfg->bound)) {
             out->stop = STOP_EXHAUSTED;
             a->finished = 1;
         return a;

@@ -32,6 +32,11 @@ typedef struct astar_config {
     int packing;      /* fast mode: packing-order macros */
     int reach_reuse;  /* reachability after a push from the parent's */
     int check;        /* debug: check the position after every push */
+    uint32_t bound;   /* optimal mode: the pushes of a known solution (0 =
+                         none). A position whose g + h reaches it is not
+                         stored (h is admissible: every solution through it
+                         has at least that many pushes), and an exhausted
+                         search proves the known solution optimal */
 } astar_config;
 
 /* Searches from the level's start. `b` must have been analysed

@@ -19,6 +19,7 @@
     X(cut_freeze, SUM, "freeze deadlocks")                                            \
     X(cut_patterns, SUM, "small box/wall patterns proven dead (not frozen)")          \
     X(cut_bipartite, SUM, "bipartite deadlocks (no perfect matching)")                \
+    X(cut_bound, SUM, "pushes whose bound reaches the known solution's pushes (push-optimal mode)") \
     X(cut_fixed, SUM, "deadlocks of the matching with fixed boxes as walls")          \
     X(cut_corral, SUM, "pushes pruned by PI-corrals")                                 \
     X(corrals, SUM, "PI-corrals found")                                               \

@@ -64,6 +64,100 @@ TEST(astar_demo_levels_optimal)
     collection_free(&c);
 }
 
+/* A known solution's push count as A*'s bound (astar_config.bound): with
+ * the bound at BFS's optimum nothing shorter exists, so the search must be
+ * exhausted (the proof that a solution of that many pushes is optimal);
+ * one above it, it must find the optimum; never a solution below it. */
+TEST(astar_bound_proves_the_optimum)
+{
+    const char *path = test_shared_level("boxoban/medium/valid/000.txt");
+    collection c;
+    if (path) {
+        REQUIRE(collection_load(&c, path) == 0);
+    } else {
+        printf("  boxoban/medium/valid/000.txt not found: the demo levels only\n");
+        REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
+    }
+    int n = MIN(c.nlevels, test_quick() ? 10 : 40), decided = 0;
+    astar_config cfg = all_on(1);
+    for (int k = 0; k < n; k++) {
+        long bp, ap;
+        if (c.levels[k].error ||
+            !crosscheck_level(&c.levels[k], run_astar, &cfg, 1, 1, 3000000, &bp, &ap) || bp <= 0)
+            continue;
+        board b;
+        REQUIRE(test_level_board(&c.levels[k], &b) == 0);
+        for (long extra = 0; extra <= 1; extra++) {
+            astar_config bc = cfg;
+            bc.bound = (uint32_t)(bp + extra);
+            search_limits lim = {0};
+            lim.start_ns = timer_now_ns();
+            lim.max_nodes = 3000000;
+            membudget mem;
+            mem_init(&mem, 1ULL << 30);
+            search_outcome out;
+            astar_solve(&b, &bc, &lim, &mem, &out);
+            if (extra == 0) {
+                if (out.solved || out.stop != STOP_EXHAUSTED)
+                    test_fail(__FILE__, __LINE__, "level %d: bound %ld (the optimum): %s", k + 1,
+                              bp, out.solved ? "solved below it" : "not exhausted");
+            } else if (!out.solved || push_seq_pushes(&out.pushes) != bp) {
+                test_fail(__FILE__, __LINE__, "level %d: bound %ld: %ld pushes, BFS %ld", k + 1,
+                          bp + 1, out.solved ? push_seq_pushes(&out.pushes) : -1L, bp);
+            }
+            push_seq_free(&out.pushes);
+        }
+        board_free(&b);
+        decided++;
+    }
+    CHECK(decided >= n / 2);
+    collection_free(&c);
+}
+
+/* --optimal-seed through solve_level: the demo levels and a Boxoban sample
+ * proven optimal with BFS's push count, whether the proof ends by the
+ * bound (strategy "astar (seed)") or by A* finding the optimum itself. */
+TEST(optimal_seed_matches_bfs)
+{
+    const char *path = test_shared_level("boxoban/unfiltered/test/000.txt");
+    const char *files[] = {"levels/demo.xsb", path};
+    int by_seed = 0, checked = 0;
+    for (int f = 0; f < 2 && files[f]; f++) {
+        collection c;
+        REQUIRE(collection_load(&c, files[f]) == 0);
+        int n = MIN(c.nlevels, f == 0 ? 100 : test_quick() ? 8 : 30);
+        astar_config cfg = all_on(1);
+        for (int k = 0; k < n; k++) {
+            long bp, ap;
+            if (c.levels[k].error ||
+                !crosscheck_level(&c.levels[k], run_astar, &cfg, 1, 1, 3000000, &bp, &ap) ||
+                bp <= 0)
+                continue;
+            options o;
+            options_init(&o);
+            o.optimal = 1;
+            CHECK(o.optimal_seed > 0);
+            search_limits lim;
+            memset(&lim, 0, sizeof lim);
+            lim.start_ns = timer_now_ns();
+            lim.deadline_ns = lim.start_ns + 30 * (int64_t)1000000000;
+            solve_result res;
+            solve_level(&c.levels[k], &o, &lim, 1ULL << 30, &res);
+            if (res.status != RESULT_SOLVED || !res.optimal || res.metrics.pushes != bp)
+                test_fail(__FILE__, __LINE__, "%s level %d: %s, %ld pushes%s, BFS %ld", files[f],
+                          k + 1, result_status_text(res.status), (long)res.metrics.pushes,
+                          res.optimal ? " (optimal)" : "", bp);
+            by_seed += res.strategy && strcmp(res.strategy, "astar (seed)") == 0;
+            checked++;
+            solve_result_free(&res);
+        }
+        collection_free(&c);
+    }
+    printf("  --optimal-seed: %d levels proven, %d of them by the seed's bound\n", checked, by_seed);
+    CHECK(checked >= 5);
+    CHECK(by_seed > 0);
+}
+
 /* The local deadlock search is a switch of its own: on with the corral
  * analysis off, it runs (Goal Room, the last demo level, has boxes close
  * enough to prove some positions dead) and the optimum holds. */
