@@ -501,10 +501,10 @@ static int solve_by_zones(const level *lv, const board *b, const options *o,
  * the seed's share of the level's limits, its pushes shortened by the
  * optimizer in what is left of that share, in *mv (replayed). Without a
  * deadline the share is of the node limit, or else of 20 s, and the
- * optimizer does not run (it stops
- * on time, which would make node counts under a node limit, keeper bench's,
- * depend on the machine). Adds the fast search's counters to *st. Returns
- * its push count, or 0 when none was found. */
+ * optimizer does not run (it stops on time, which would make node counts
+ * under a node limit, keeper bench's, depend on the machine). Adds the fast
+ * search's counters to *st. Returns its push count, or 0 when none was
+ * found. */
 static uint32_t seed_solution(const level *lv, const board *b, const options *o,
                               const search_limits *lim, uint64_t mem_limit, movelist *mv,
                               stats *st)
@@ -518,12 +518,11 @@ static uint32_t seed_solution(const level *lv, const board *b, const options *o,
     fo.optimal = 0;
     fo.optimize = 0;
     search_limits fl = *lim;
-    fl.deadline_ns = end;
+    /* under a node limit alone, its share alone: the same in every build */
+    fl.deadline_ns = lim->max_nodes && !lim->deadline_ns ? 0 : end;
     fl.progress = NULL;
     if (lim->max_nodes)
         fl.max_nodes = MAX((uint64_t)((double)lim->max_nodes * o->optimal_seed), 1);
-    if (lim->max_nodes && !lim->deadline_ns)
-        fl.deadline_ns = 0; /* the node limit's share alone: the same in every build */
     solve_result fr;
     solve_level(lv, &fo, &fl, mem_limit, &fr);
     stats_add(st, &fr.st);
@@ -600,12 +599,15 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
     } else {
         search_configs sc;
         driver_configs(o, &sc);
+        search_limits alim = *lim; /* A*'s: the node limit less the seed's positions */
         if (o->optimal && o->optimal_seed > 0) {
             seed_pushes = seed_solution(lv, &b, o, lim, mem_limit, &seed, &zst);
             sc.astar.bound = seed_pushes;
+            if (lim->max_nodes)
+                alim.max_nodes = lim->max_nodes > zst.nodes ? lim->max_nodes - zst.nodes : 1;
         }
         if (o->optimal || o->strategy == 0) {
-            astar_solve(&b, &sc.astar, lim, &mem, &out);
+            astar_solve(&b, &sc.astar, &alim, &mem, &out);
         } else if (o->strategy == 1) {
             fess_solve(&b, &sc.fess, lim, &mem, &out);
         } else if (o->strategy == 3) {
