@@ -48,7 +48,8 @@ typedef struct keeper_metrics {
 typedef struct keeper_result {
     keeper_status status;
     char reason[512];       /* why unsolved or invalid ("time limit", "no solution", ...) */
-    int optimal;            /* the push count is proven optimal */
+    int optimal;            /* proven optimal: the push count ("optimal" = pushes), or
+                               the moves, then the pushes ("optimal" = moves) */
     double seconds;
     unsigned long long nodes;    /* positions stored */
     unsigned long long expanded; /* positions expanded */
@@ -56,8 +57,9 @@ typedef struct keeper_result {
     char *solution;         /* LURD, NULL unless solved; freed by keeper_result_free */
     const char *strategy;   /* the search that found the solution, or that ran ("" when
                                none); a static string */
-    long lower_bound;       /* push-optimal mode: every solution has at least this many
-                               pushes (proven); -1 when not known */
+    long lower_bound;       /* optimal modes: every solution has at least this many
+                               pushes (moves with "optimal" = moves), proven; -1 when
+                               not known */
     keeper_metrics found;   /* the solution as the search found it, before the
                                "optimize" option shortened it (= metrics without it) */
 } keeper_result;
@@ -68,7 +70,8 @@ typedef struct keeper_progress {
     double seconds;            /* since the level started */
     unsigned long long nodes;  /* positions stored so far */
     unsigned long long memory; /* bytes of the search's memory budget in use */
-    long lower_bound;          /* push-optimal mode: the proven bound so far, else -1 */
+    long lower_bound;          /* optimal modes: the proven bound so far (pushes, or
+                               moves), else -1 */
     const char *status;        /* the same as one line of text */
 } keeper_progress;
 

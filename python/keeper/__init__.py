@@ -52,7 +52,7 @@ class Progress:
     seconds: float       # since the level started
     positions: int       # positions stored so far
     memory: int          # bytes of the search's memory budget in use
-    lower_bound: int     # optimal="pushes": the proven bound so far, else -1
+    lower_bound: int     # optimal modes: the proven bound so far (pushes, or moves), else -1
     status: str          # the same as one line of text
 
 
@@ -66,8 +66,8 @@ class Result:
     lurd: Optional[str]         # the verified solution, None unless solved
     metrics: Metrics            # of the solution (zeros unless solved)
     found: Metrics              # as the search found it, before optimize=
-    optimal: bool               # the push count is proven optimal
-    lower_bound: int            # optimal="pushes": proven bound on pushes, else -1
+    optimal: bool               # proven optimal: pushes, or moves then pushes (optimal="moves")
+    lower_bound: int            # optimal modes: proven bound on pushes (moves), else -1
     positions: int              # positions stored
     expanded: int               # positions expanded
     seconds: float
@@ -228,8 +228,7 @@ def _options(time, memory, optimal, strategy, threads, extra) -> list:
         if optimal in (True, "pushes"):
             opts.append(("optimal", "1"))
         elif optimal == "moves":
-            raise ValueError("optimal='moves' (move-optimal solving) is not available yet; "
-                             "optimal='pushes' proves the push count")
+            opts.append(("optimal", "moves"))
         else:
             raise ValueError("optimal must be None, 'pushes' or 'moves', not %r" % (optimal,))
     if strategy is not None:
@@ -334,6 +333,7 @@ def solve(level: Union[Level, str], *, time: Optional[float] = 60,
           progress_every: float = 1.0, **options) -> Result:
     """Solves one level (a Level, or XSB text). `time` in seconds (None or 0:
     no limit), `memory` in MiB, optimal="pushes" proves the push count,
+    optimal="moves" the moves (then the pushes; small levels),
     `strategy` one of keeper's ("portfolio", "fess", "astar", "backward",
     "opening", "rev"), threads=2 runs the portfolio's searches side by side. Other
     keyword options are keeper's (option_names(); dead_squares=False is

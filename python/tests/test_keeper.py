@@ -92,7 +92,7 @@ class LevelsAndErrors(unittest.TestCase):
             keeper.solve(lv, strategy="magic")
         self.assertIn("fess", str(e.exception))
         with self.assertRaises(ValueError):
-            keeper.solve(lv, optimal="moves")
+            keeper.solve(lv, optimal="fewest")
         self.assertIn("dead_squares", keeper.option_names())
 
     def test_numpy_planes(self):
@@ -138,6 +138,15 @@ class Solving(unittest.TestCase):
             self.assertEqual(c["status"], p.status)
             self.assertEqual(c["solution"], p.lurd)  # one thread: the same search
             self.assertEqual(c["nodes"], p.positions)
+
+    def test_optimal_moves_proven(self):
+        lv = keeper.load(DEMO)[0]
+        rm = keeper.solve(lv, optimal="moves", time=30)
+        rp = keeper.solve(lv, optimal="pushes", time=30)
+        self.assertTrue(rm.solved and rm.optimal and rp.solved and rp.optimal)
+        self.assertLessEqual(rm.metrics.moves, rp.metrics.moves)
+        self.assertGreaterEqual(rm.metrics.pushes, rp.metrics.pushes)
+        self.assertEqual(rm.lower_bound, rm.metrics.moves)
 
     def test_optimal_pushes_proven(self):
         lv = keeper.load(DEMO)[3]

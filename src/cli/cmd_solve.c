@@ -106,10 +106,12 @@ static void draw_line(run_ctx *rc, int64_t now)
                                 (double)j->mem / 1048576.0,
                                 (double)rc->mem_per_thread / 1048576.0,
                                 rc->o->search == 1 ? "bfs"
+                                : rc->o->optimal == 2 ? "moveopt"
                                 : rc->o->optimal   ? "astar"
                                                    : options_value_name("strategy", rc->o->strategy));
         if (len < sizeof line && rc->o->optimal && j->bound > 0)
-            len += (size_t)snprintf(line + len, sizeof line - len, ", >= %ld pushes", j->bound);
+            len += (size_t)snprintf(line + len, sizeof line - len, ", >= %ld %s", j->bound,
+                                    rc->o->optimal == 2 ? "moves" : "pushes");
         if (len >= sizeof line)
             len = sizeof line - 1;
         shown++;

@@ -29,6 +29,7 @@ void solve_usage_options(FILE *f)
             "  --html FILE          also write a page that plays the solutions (see\n"
             "                       keeper show --html)\n"
             "  --optimal pushes     prove the push count optimal (same as --optimal)\n"
+            "  --optimal moves      prove the moves optimal, then the pushes (small levels)\n"
             "  --quiet, -q          no result table, no status line\n"
             "  --verbose, -v        statistics per level, progress every 5 s\n"
             "  --progress, --no-progress  a status line while levels run (level, time,\n"
@@ -136,6 +137,9 @@ int solve_parse_args(solve_args *a, int argc, char **argv, const char *cmd, int 
         return cli_usage_error(cmd, "no input file");
     if (a->output && !strcmp(a->output, "-"))
         a->output = NULL; /* --output - is standard output */
+    if (a->o.optimal == 2 && a->o.search == 1)
+        return cli_usage_error(cmd, "--optimal moves does not go with --search bfs (the "
+                                    "breadth-first search counts pushes)");
     if (a->output && !fmt_given) {
         size_t n = strlen(a->output);
         if (n >= 6 && !strcmp(a->output + n - 6, ".jsonl"))
@@ -252,9 +256,10 @@ void solveout_header(FILE *f, const char *name, int njobs, const options *o, int
                    "a name for every --strategy value (options.h)");
     fprintf(f, ", %lld MiB, %d thread%s, %s%s\n", o->memory, threads, threads == 1 ? "" : "s",
             o->search == 1 ? "breadth-first"
-            : o->optimal   ? "A*"
-                           : strategy_name[o->strategy],
-            o->optimal ? ", push-optimal" : "");
+            : o->optimal == 2 ? "A* over moves"
+            : o->optimal      ? "A*"
+                              : strategy_name[o->strategy],
+            o->optimal == 2 ? ", move-optimal" : o->optimal ? ", push-optimal" : "");
     fprintf(f, "%6s  %-20s  %-8s  %9s  %12s  %7s  %6s  %s\n", "level", "title", "result", "time",
             "nodes", "moves", "pushes", "note");
 }
@@ -300,14 +305,15 @@ void solveout_row(FILE *f, const level *lv, const solve_result *r, int quiet, in
         fprintf(f, "%7ld  %6ld  ", r->metrics.moves, r->metrics.pushes);
         if (r->optimal)
             fputs("optimal", f);
-        else if (r->lower_bound >= 0) /* push-optimal mode, the proof unfinished */
-            fprintf(f, "%s, at least %ld pushes", r->reason, r->lower_bound);
+        else if (r->lower_bound >= 0) /* an optimal mode, the proof unfinished */
+            fprintf(f, "%s, at least %ld %s", r->reason, r->lower_bound,
+                    r->by_moves ? "moves" : "pushes");
         fputc('\n', f);
     } else {
         fprintf(f, "%7s  %6s  %s", "-", "-",
                 r->status == RESULT_INVALID ? "invalid level" : r->reason);
         if (r->lower_bound >= 0)
-            fprintf(f, ", at least %ld pushes", r->lower_bound);
+            fprintf(f, ", at least %ld %s", r->lower_bound, r->by_moves ? "moves" : "pushes");
         fputc('\n', f);
     }
     if (verbose) {
@@ -375,10 +381,11 @@ static void write_sok(FILE *f, const level *lv, const solve_result *r)
         sb_clear(&b);
         cli_write_wrapped(f, r->lurd, 70);
         sb_printf(&b, "Solver: keeper %s%s\n", KEEPER_VERSION,
-                  r->optimal ? " (push-optimal)" : "");
+                  !r->optimal ? "" : r->by_moves ? " (move-optimal)" : " (push-optimal)");
         if (r->optimized)
             sb_printf(&b, "Optimizer: keeper %s, %s first, from %ld/%ld\n", KEEPER_VERSION,
-                      r->optimal ? "pushes" : "moves", r->found.moves, r->found.pushes);
+                      r->optimal && !r->by_moves ? "pushes" : "moves", r->found.moves,
+                      r->found.pushes);
     }
     sb_putc(&b, '\n');
     fputs(b.s, f);

@@ -1,6 +1,7 @@
 /* solve.c: one level, from text to verified solution. */
 #include "solve.h"
 #include "../search/bfs.h"
+#include "../search/moveopt.h"
 #include "../search/rev.h"
 #include "../search/pathbuild.h"
 #include "../analysis/distance.h"
@@ -120,7 +121,7 @@ static int finish_solution(const board *b, movelist *mv, const options *o,
          * solution (its push count never grows). */
         opt_config oc;
         opt_config_default(&oc);
-        oc.metric = o->optimal ? OPT_PUSHES : OPT_MOVES;
+        oc.metric = o->optimal == 1 ? OPT_PUSHES : OPT_MOVES;
         search_limits ol;
         search_limits_start(&ol, o->optimize);
         ol.interrupt = lim->interrupt;
@@ -555,6 +556,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
 {
     memset(res, 0, sizeof *res);
     res->lower_bound = -1;
+    res->by_moves = o->optimal == 2;
     int64_t t0 = timer_now_ns();
     if (lv->error) {
         res->status = RESULT_INVALID;
@@ -600,13 +602,16 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
         search_configs sc;
         driver_configs(o, &sc);
         search_limits alim = *lim; /* A*'s: the node limit less the seed's positions */
-        if (o->optimal && o->optimal_seed > 0) {
+        if (o->optimal == 1 && o->optimal_seed > 0) {
             seed_pushes = seed_solution(lv, &b, o, lim, mem_limit, &seed, &zst);
             sc.astar.bound = seed_pushes;
             if (lim->max_nodes)
                 alim.max_nodes = lim->max_nodes > zst.nodes ? lim->max_nodes - zst.nodes : 1;
         }
-        if (o->optimal || o->strategy == 0) {
+        if (o->optimal == 2) {
+            moveopt_config mc = {.prune_dead = (int)o->dead_squares, .bound = (int)o->matching};
+            moveopt_solve(&b, &mc, lim, &mem, &out);
+        } else if (o->optimal || o->strategy == 0) {
             astar_solve(&b, &sc.astar, &alim, &mem, &out);
         } else if (o->strategy == 1) {
             fess_solve(&b, &sc.fess, lim, &mem, &out);
@@ -634,6 +639,13 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
                      "internal error: the search's pushes do not replay");
         else if (finish_solution(&b, &mv, o, lim, mem_limit, res) == 0)
             res->optimal = out.optimal;
+        if (o->optimal == 2 && res->optimal && res->metrics.moves != (long)out.st.best_lower_bound) {
+            /* the walks rebuilt are not the search's: not a proof */
+            res->optimal = 0;
+            snprintf(res->reason, sizeof res->reason,
+                     "internal error: %ld moves rebuilt, the search's path has %ld",
+                     res->metrics.moves, (long)out.st.best_lower_bound);
+        }
         moves_free(&mv);
     } else if (res->status == RESULT_SOLVED) {
         /* solved zone by zone */
@@ -655,7 +667,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
      * of the open list), so the highest one is a proven lower bound. */
     if (o->search != 1 && o->optimal) {
         if (res->status == RESULT_SOLVED && res->optimal)
-            res->lower_bound = res->metrics.pushes;
+            res->lower_bound = o->optimal == 2 ? res->metrics.moves : res->metrics.pushes;
         else if (out.stop != STOP_EXHAUSTED && !out.solved)
             res->lower_bound = (long)out.st.best_lower_bound;
     }

@@ -25,9 +25,11 @@ typedef struct solve_result {
     char reason[512]; /* why not solved: a stop reason or the level's error */
     stop_reason stop; /* why the search stopped when not solved (STOP_EXHAUSTED:
                          proven to have no solution) */
-    int optimal;      /* push count proven optimal */
-    long lower_bound; /* push-optimal mode: every solution has at least this
-                         many pushes (proven); -1 when not known */
+    int optimal;      /* proven optimal: the push count (--optimal pushes), or
+                         the moves, then the pushes (--optimal moves) */
+    int by_moves;     /* --optimal moves: optimal and lower_bound count moves */
+    long lower_bound; /* optimal modes: every solution has at least this many
+                         pushes (moves with by_moves), proven; -1 when not known */
     double seconds;
     const char *strategy; /* the search that found the solution, or that ran */
     stats st;

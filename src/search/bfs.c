@@ -1,149 +1,19 @@
 /* bfs.c: exhaustive breadth-first search over pushes (the reference).
  *
- * States are appended in breadth-first order, so the state store is also
- * the FIFO queue. Storage is chunked (no large reallocations) and every
- * byte is charged to the memory budget. Per state: the box bitset, parent
- * index, the push that led to it, the normalized player, a hash. */
+ * States are appended in breadth-first order, so the state store
+ * (states.h: the box bitset, the normalized player, the parent and the push
+ * that led to it) is also the FIFO queue. */
 #include "bfs.h"
+#include "states.h"
 #include "../core/reach.h"
 #include "../util/util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define CHUNK_BITS 14
-#define CHUNK (1u << CHUNK_BITS)
-
-typedef struct bfs_chunk {
-    uint64_t *bits;
-    uint32_t *parent;
-    uint32_t *push; /* from << 2 | dir */
-    uint32_t *hash32;
-    sq_t *player;
-} bfs_chunk;
-
-typedef struct bfs_store {
-    int words; /* 64-bit words per bitset */
-    bfs_chunk *chunks;
-    int nchunks, capchunks;
-    uint32_t count;
-    uint32_t *table; /* open addressing, state index + 1, 0 = empty */
-    uint32_t tsize;
-    membudget *mem;
-} bfs_store;
-
-#define AT(st, field, i) ((st)->chunks[(i) >> CHUNK_BITS].field + ((i) & (CHUNK - 1)))
-
-static uint64_t *bits_of(const bfs_store *st, uint32_t i)
-{
-    return st->chunks[i >> CHUNK_BITS].bits + (size_t)(i & (CHUNK - 1)) * (size_t)st->words;
-}
-
-static void chunk_free(bfs_store *st, bfs_chunk *c)
-{
-    mem_free(st->mem, c->bits, sizeof(uint64_t) * (size_t)st->words * CHUNK);
-    mem_free(st->mem, c->parent, sizeof(uint32_t) * CHUNK);
-    mem_free(st->mem, c->push, sizeof(uint32_t) * CHUNK);
-    mem_free(st->mem, c->hash32, sizeof(uint32_t) * CHUNK);
-    mem_free(st->mem, c->player, sizeof(sq_t) * CHUNK);
-}
-
-static int store_grow_chunks(bfs_store *st)
-{
-    if (st->nchunks == st->capchunks) {
-        int nc = st->capchunks ? st->capchunks * 2 : 16;
-        void *q = mem_realloc(st->mem, st->chunks, sizeof(bfs_chunk) * (size_t)st->capchunks,
-                              sizeof(bfs_chunk) * (size_t)nc);
-        if (!q)
-            return -1;
-        st->chunks = q;
-        st->capchunks = nc;
-    }
-    bfs_chunk *c = &st->chunks[st->nchunks];
-    c->bits = mem_alloc(st->mem, sizeof(uint64_t) * (size_t)st->words * CHUNK);
-    c->parent = mem_alloc(st->mem, sizeof(uint32_t) * CHUNK);
-    c->push = mem_alloc(st->mem, sizeof(uint32_t) * CHUNK);
-    c->hash32 = mem_alloc(st->mem, sizeof(uint32_t) * CHUNK);
-    c->player = mem_alloc(st->mem, sizeof(sq_t) * CHUNK);
-    if (!c->bits || !c->parent || !c->push || !c->hash32 || !c->player) {
-        chunk_free(st, c);
-        return -1;
-    }
-    st->nchunks++;
-    return 0;
-}
-
-static void store_free(bfs_store *st)
-{
-    for (int c = 0; c < st->nchunks; c++)
-        chunk_free(st, &st->chunks[c]);
-    mem_free(st->mem, st->chunks, sizeof(bfs_chunk) * (size_t)st->capchunks);
-    mem_free(st->mem, st->table, sizeof(uint32_t) * st->tsize);
-}
-
-static int table_resize(bfs_store *st, uint32_t nsize)
-{
-    uint32_t *t = mem_calloc(st->mem, sizeof(uint32_t) * nsize);
-    if (!t)
-        return -1;
-    for (uint32_t i = 0; i < st->count; i++) {
-        uint32_t h = *AT(st, hash32, i) & (nsize - 1);
-        while (t[h])
-            h = (h + 1) & (nsize - 1);
-        t[h] = i + 1;
-    }
-    mem_free(st->mem, st->table, sizeof(uint32_t) * st->tsize);
-    st->table = t;
-    st->tsize = nsize;
-    return 0;
-}
-
-/* Finds the state (bits, player); returns its index + 1, or 0 when absent,
- * with *slot set to where it would go. */
-static uint32_t lookup(const bfs_store *st, const uint64_t *bits, sq_t player, uint32_t h,
-                       uint32_t *slot)
-{
-    uint32_t mask = st->tsize - 1, k = h & mask;
-    while (st->table[k]) {
-        uint32_t i = st->table[k] - 1;
-        if (*AT(st, hash32, i) == h && *AT(st, player, i) == player &&
-            memcmp(bits_of(st, i), bits, sizeof(uint64_t) * (size_t)st->words) == 0)
-            return i + 1;
-        k = (k + 1) & mask;
-    }
-    *slot = k;
-    return 0;
-}
-
-/* Appends a state; returns its index, or UINT32_MAX when memory runs out. */
-static uint32_t store_add(bfs_store *st, const uint64_t *bits, sq_t player, uint32_t h,
-                          uint32_t parent, uint32_t push, uint32_t slot)
-{
-    if (st->count >= UINT32_MAX - 2)
-        return UINT32_MAX;
-    if ((st->count >> CHUNK_BITS) >= (uint32_t)st->nchunks && store_grow_chunks(st) != 0)
-        return UINT32_MAX;
-    uint32_t i = st->count++;
-    memcpy(bits_of(st, i), bits, sizeof(uint64_t) * (size_t)st->words);
-    *AT(st, player, i) = player;
-    *AT(st, hash32, i) = h;
-    *AT(st, parent, i) = parent;
-    *AT(st, push, i) = push;
-    st->table[slot] = i + 1;
-    return i;
-}
-
 static void set_from_bits(position *p, const uint64_t *bits, int words, sq_t player, sq_t *tmp)
 {
-    int n = 0;
-    for (int w = 0; w < words; w++) {
-        uint64_t x = bits[w];
-        while (x) {
-            int k = __builtin_ctzll(x);
-            tmp[n++] = (sq_t)(w * 64 + k);
-            x &= x - 1;
-        }
-    }
+    states_squares(bits, words, tmp);
     pos_set(p, tmp, player);
 }
 
@@ -154,10 +24,8 @@ static void bfs_run(const board *b, const position *start, const bfs_config *cfg
 {
     memset(out, 0, sizeof *out);
     out->strategy = "bfs";
-    bfs_store st;
-    memset(&st, 0, sizeof st);
-    st.mem = mem;
-    st.words = (b->nsq + 63) / 64;
+    states st;
+    int st_ok = states_init(&st, b->nsq, 0, mem) == 0;
     position p;
     pos_init(&p, b);
     pos_copy(&p, start);
@@ -170,7 +38,7 @@ static void bfs_run(const board *b, const position *start, const bfs_config *cfg
     int64_t next_progress = search_first_progress(lim);
     uint32_t found = UINT32_MAX;
 
-    if (table_resize(&st, 1u << 12) != 0) {
+    if (!st_ok) {
         out->stop = STOP_MEMORY;
         goto done;
     }
@@ -180,8 +48,8 @@ static void bfs_run(const board *b, const position *start, const bfs_config *cfg
         sq_t norm = reach_compute(&r0, &p, p.player);
         uint32_t h = (uint32_t)(p.hash ^ b->zplayer[norm]);
         uint32_t slot = 0;
-        lookup(&st, cur, norm, h, &slot);
-        if (store_add(&st, cur, norm, h, UINT32_MAX, 0, slot) == UINT32_MAX) {
+        states_find(&st, cur, norm, h, &slot);
+        if (states_add(&st, cur, norm, h, STATES_NONE, 0, slot) == STATES_NONE) {
             out->stop = STOP_MEMORY;
             goto done;
         }
@@ -200,8 +68,8 @@ static void bfs_run(const board *b, const position *start, const bfs_config *cfg
                 goto done;
             }
         }
-        memcpy(cur, bits_of(&st, i), sizeof(uint64_t) * (size_t)st.words);
-        sq_t pl = *AT(&st, player, i);
+        memcpy(cur, states_bits(&st, i), sizeof(uint64_t) * (size_t)st.words);
+        sq_t pl = *STATES_AT(&st, player, i);
         set_from_bits(&p, cur, st.words, pl, tmp);
         reach_compute(&r0, &p, pl);
         out->st.reach_calls++;
@@ -229,13 +97,13 @@ static void bfs_run(const board *b, const position *start, const bfs_config *cfg
                 out->st.reach_calls++;
                 uint32_t h = (uint32_t)(p.hash ^ b->zplayer[norm]);
                 uint32_t slot = 0;
-                if (lookup(&st, child, norm, h, &slot)) {
+                if (states_find(&st, child, norm, h, &slot) != STATES_NONE) {
                     out->st.duplicates++;
                     pos_undo(&p, &u);
                     continue;
                 }
-                uint32_t k = store_add(&st, child, norm, h, i, (uint32_t)from << 2 | (uint32_t)d, slot);
-                if (k == UINT32_MAX) {
+                uint32_t k = states_add(&st, child, norm, h, i, (uint32_t)from << 2 | (uint32_t)d, slot);
+                if (k == STATES_NONE) {
                     out->stop = STOP_MEMORY;
                     goto done;
                 }
@@ -245,10 +113,6 @@ static void bfs_run(const board *b, const position *start, const bfs_config *cfg
                     goto done;
                 }
                 pos_undo(&p, &u);
-                if (st.count * 2 > st.tsize && table_resize(&st, st.tsize * 2) != 0) {
-                    out->stop = STOP_MEMORY;
-                    goto done;
-                }
             }
         }
     }
@@ -258,14 +122,14 @@ done:
     if (found != UINT32_MAX) {
         /* Walk back to the root, then reverse. */
         int n = 0;
-        for (uint32_t k = found; *AT(&st, parent, k) != UINT32_MAX; k = *AT(&st, parent, k))
+        for (uint32_t k = found; *STATES_AT(&st, parent, k) != STATES_NONE; k = *STATES_AT(&st, parent, k))
             n++;
         push_seq ps = {0};
         for (int i = 0; i < n; i++)
             push_seq_add(&ps, 0, 0, 0, 1);
         int i = n;
-        for (uint32_t k = found; *AT(&st, parent, k) != UINT32_MAX; k = *AT(&st, parent, k)) {
-            uint32_t pu = *AT(&st, push, k);
+        for (uint32_t k = found; *STATES_AT(&st, parent, k) != STATES_NONE; k = *STATES_AT(&st, parent, k)) {
+            uint32_t pu = *STATES_AT(&st, push, k);
             --i;
             ps.v[i].from = (sq_t)(pu >> 2);
             ps.v[i].dir = (uint8_t)(pu & 3);
@@ -278,7 +142,7 @@ done:
         out->st.max_depth = (uint64_t)n;
     }
     out->st.mem_bytes = mem->peak;
-    store_free(&st);
+    states_free(&st);
     free(cur);
     free(child);
     free(tmp);

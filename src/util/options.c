@@ -76,7 +76,8 @@ const char *options_value_name(const char *option, long long v)
 /* A 0/1 option that may stand alone ("--freeze"); the named ones are not. */
 static int is_switch(const opt_desc *d)
 {
-    return d->lo == 0 && d->hi == 1 && !enum_of(d);
+    /* --optimal alone means pushes; "--optimal moves" names the other */
+    return (d->lo == 0 && d->hi == 1 && !enum_of(d)) || !strcmp(d->name, "optimal");
 }
 
 /* A bound as people write it: 1048576, not 1.04858e+06. */
@@ -141,6 +142,8 @@ static int parse_value(const opt_desc *d, const char *s, double *v, char *err, s
         *v = 0;
     } else if (!strcmp(d->name, "optimal") && !strcasecmp(s, "pushes")) {
         *v = 1;
+    } else if (!strcmp(d->name, "optimal") && !strcasecmp(s, "moves")) {
+        *v = 2;
     } else {
         const opt_enum *e = enum_of(d);
         for (int k = 0; e && e->names[k]; k++)
@@ -210,14 +213,11 @@ int options_parse(options *o, const char *arg, const char *next, char *err, size
             if (!strcasecmp(next, words[i]))
                 takes = 1;
         if (next && !strcmp(d->name, "optimal")) {
-            if (!strcasecmp(next, "pushes"))
+            if (!strcasecmp(next, "pushes") || !strcasecmp(next, "moves") || !strcmp(next, "2"))
                 takes = 1;
-            else if (!strcasecmp(next, "moves")) {
-                snprintf(err, errlen, "--optimal moves is not supported yet; use --optimal pushes");
-                return -1;
-            } else if (next[0] != '-' && access(next, F_OK) != 0) {
+            else if (next[0] != '-' && access(next, F_OK) != 0) {
                 /* not a file either: a value misspelt, not a second input */
-                snprintf(err, errlen, "option --optimal: '%s' is not pushes (nor a file)", next);
+                snprintf(err, errlen, "option --optimal: '%s' is not pushes or moves (nor a file)", next);
                 return -1;
             }
         }

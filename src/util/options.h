@@ -24,7 +24,7 @@
     X(threads, INT, 1, 1, 64, "threads: levels at a time, two on a lone portfolio level")   \
     X(lend_after, DBL, -1, -1, 1e9, "threads: a thread that finishes a level first lends itself to a level that has run this many seconds (-1 = only once no level is left to start)") \
     X(lent, INT, 4, 0, 4, "threads: what a lent thread runs on a portfolio level: astar (A*), opening (the opening search and A*), opening-alone (the opening search; A* stays with the others), rev (the reverse search; A* with --no-rev) or astar-rev (A* and the reverse search sharing its time equally)") \
-    X(optimal, INT, 0, 0, 1, "prove the push count optimal (also: --optimal pushes)")        \
+    X(optimal, INT, 0, 0, 2, "prove the solution optimal: pushes (1, also --optimal alone; fewest pushes) or moves (2; fewest moves, then fewest pushes: small levels)") \
     X(optimal_seed, DBL, 0.1, 0, 0.9, "push-optimal mode: the share of the level's time (and node limit) first spent finding a solution in fast mode and shortening its pushes; A* then stores no position that cannot beat it, and proves it optimal when nothing shorter exists (0 = off; 20 s when there is no time limit)") \
     X(optimize, DBL, 0, 0, 1e9, "optimize each solution found for this many seconds before it is written (moves first; pushes first with --optimal; 0 = off)") \
     X(search, INT, 0, 0, 1, "search: astar (the searches of --strategy) or bfs (breadth-first over pushes)") \

@@ -102,8 +102,8 @@ usage_case "--threads 65" "--threads: 65 is out of range" solve "$DEMO" --thread
 usage_case "--search dfs" "--search: 'dfs' is not astar or bfs" solve "$DEMO" --search dfs
 usage_case "--strategy foo" "--strategy: 'foo' is not astar, fess, portfolio, backward, opening or rev" solve "$DEMO" --strategy foo
 usage_case "--strategy 6" "--strategy: 6 is out of range \\(0 to 5\\)" solve "$DEMO" --strategy 6
-usage_case "--optimal maybe" "--optimal: 'maybe' is not pushes \\(nor a file\\)" solve "$DEMO" --optimal maybe
-usage_case "--optimal moves" "--optimal moves is not supported" solve "$DEMO" --optimal moves
+usage_case "--optimal maybe" "--optimal: 'maybe' is not pushes or moves \\(nor a file\\)" solve "$DEMO" --optimal maybe
+usage_case "--optimal moves --search bfs" "--optimal moves does not go with --search bfs" solve "$DEMO" --optimal moves --search bfs
 usage_case "--output onto the input file" "would overwrite the input" solve "$WORK/some.xsb" --output "$WORK/some.xsb"
 # The input survived the refused --output.
 grep -q Jammed "$WORK/some.xsb" && pass || fail "the refused --output truncated the input file"
