@@ -181,6 +181,28 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
         pos_undo(p, &u);
         return 0;
     }
+    /* Under a known solution's bound the child's bound comes first: it
+     * needs only the boxes, and a child it cuts (every solution through it
+     * has at least cfg->bound pushes, whatever path reached it) costs no
+     * player region and no table lookup. Near the end of a proof that is
+     * about every other child. Without a bound duplicates are found first,
+     * as they cost no matching. */
+    lb_sol *csol = &a->sols[depth + 1];
+    int64_t h64 = -1;
+    if (a->cfg->bound) {
+        lb_copy(csol, &a->sols[depth], b->nboxes);
+        h64 = lb_move(&a->lb, csol, i, to);
+        if (h64 == LB_INF) {
+            a->st->cut_bipartite++;
+            pos_undo(p, &u);
+            return 0;
+        }
+        if ((uint64_t)ng + (uint64_t)h64 >= a->cfg->bound) {
+            a->st->cut_bound++;
+            pos_undo(p, &u);
+            return 0;
+        }
+    }
     sq_t norm;
     if (pushes == 1 && to == b->nb[from][dir] && a->cfg->reach_reuse) {
         int fresh;
@@ -228,18 +250,14 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
         pos_undo(p, &u);
         return 0;
     }
-    lb_sol *csol = &a->sols[depth + 1];
-    lb_copy(csol, &a->sols[depth], b->nboxes);
-    int64_t h64 = lb_move(&a->lb, csol, i, to);
-    if (h64 == LB_INF) {
-        a->st->cut_bipartite++;
-        pos_undo(p, &u);
-        return 0;
-    }
-    if (a->cfg->bound && (uint64_t)ng + (uint64_t)h64 >= a->cfg->bound) {
-        a->st->cut_bound++;
-        pos_undo(p, &u);
-        return 0;
+    if (h64 < 0) {
+        lb_copy(csol, &a->sols[depth], b->nboxes);
+        h64 = lb_move(&a->lb, csol, i, to);
+        if (h64 == LB_INF) {
+            a->st->cut_bipartite++;
+            pos_undo(p, &u);
+            return 0;
+        }
     }
     if (a->cfg->dl.fixed && b->is_goal[to] && fixed_deadlock(&a->dl.fx, p)) {
         a->st->cut_fixed++;
