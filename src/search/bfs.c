@@ -120,21 +120,8 @@ static void bfs_run(const board *b, const position *start, const bfs_config *cfg
 
 done:
     if (found != UINT32_MAX) {
-        /* Walk back to the root, then reverse. */
-        int n = 0;
-        for (uint32_t k = found; *STATES_AT(&st, parent, k) != STATES_NONE; k = *STATES_AT(&st, parent, k))
-            n++;
         push_seq ps = {0};
-        for (int i = 0; i < n; i++)
-            push_seq_add(&ps, 0, 0, 0, 1);
-        int i = n;
-        for (uint32_t k = found; *STATES_AT(&st, parent, k) != STATES_NONE; k = *STATES_AT(&st, parent, k)) {
-            uint32_t pu = *STATES_AT(&st, push, k);
-            --i;
-            ps.v[i].from = (sq_t)(pu >> 2);
-            ps.v[i].dir = (uint8_t)(pu & 3);
-            ps.v[i].to = b->nb[ps.v[i].from][ps.v[i].dir];
-        }
+        int n = states_path(&st, found, b, &ps);
         out->pushes = ps;
         out->solved = 1;
         out->optimal = 1;

@@ -237,20 +237,8 @@ void moveopt_solve(const board *b, const moveopt_config *cfg, search_limits *lim
 
 done:
     if (found != STATES_NONE) {
-        int len = 0;
-        for (uint32_t k = found; *STATES_AT(&st, parent, k) != STATES_NONE; k = *STATES_AT(&st, parent, k))
-            len++;
         push_seq ps = {0};
-        for (int k = 0; k < len; k++)
-            push_seq_add(&ps, 0, 0, 0, 1);
-        int at = len;
-        for (uint32_t k = found; *STATES_AT(&st, parent, k) != STATES_NONE; k = *STATES_AT(&st, parent, k)) {
-            uint32_t pu = *STATES_AT(&st, push, k);
-            --at;
-            ps.v[at].from = (sq_t)(pu >> 2);
-            ps.v[at].dir = (uint8_t)(pu & 3);
-            ps.v[at].to = b->nb[ps.v[at].from][ps.v[at].dir];
-        }
+        states_path(&st, found, b, &ps);
         out->pushes = ps;
         out->solved = 1;
         out->optimal = 1;

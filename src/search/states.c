@@ -116,3 +116,21 @@ uint32_t states_add(states *st, const uint64_t *bits, uint16_t player, uint32_t 
     }
     return i;
 }
+
+int states_path(const states *st, uint32_t i, const board *b, push_seq *out)
+{
+    int n = 0;
+    for (uint32_t k = i; *STATES_AT(st, parent, k) != STATES_NONE; k = *STATES_AT(st, parent, k))
+        n++;
+    for (int j = 0; j < n; j++)
+        push_seq_add(out, 0, 0, 0, 1);
+    int at = n;
+    for (uint32_t k = i; *STATES_AT(st, parent, k) != STATES_NONE; k = *STATES_AT(st, parent, k)) {
+        uint32_t pu = *STATES_AT(st, push, k);
+        push_step *ps = &out->v[--at];
+        ps->from = (sq_t)(pu >> 2);
+        ps->dir = (uint8_t)(pu & 3);
+        ps->to = b->nb[ps->from][ps->dir];
+    }
+    return n;
+}

@@ -13,6 +13,7 @@
 #define KEEPER_STATES_H
 
 #include <stdint.h>
+#include "search.h"
 #include "../util/mem.h"
 
 #define STATES_CHUNK_BITS 14
@@ -71,5 +72,10 @@ uint32_t states_find(const states *st, const uint64_t *bits, uint16_t player, ui
  * when memory runs out. The table doubles when half full. */
 uint32_t states_add(states *st, const uint64_t *bits, uint16_t player, uint32_t h,
                     uint32_t parent, uint32_t push, uint32_t slot);
+
+/* The single pushes from the root (the state without a parent) to state i,
+ * each stored as from << 2 | dir, into *out (empty on entry). Returns how
+ * many. */
+int states_path(const states *st, uint32_t i, const board *b, push_seq *out);
 
 #endif
