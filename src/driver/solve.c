@@ -609,7 +609,8 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
                 alim.max_nodes = lim->max_nodes > zst.nodes ? lim->max_nodes - zst.nodes : 1;
         }
         if (o->optimal == 2) {
-            moveopt_config mc = {.prune_dead = (int)o->dead_squares, .bound = (int)o->matching};
+            moveopt_config mc = {.prune_dead = (int)o->dead_squares, .freeze = (int)o->freeze,
+                                 .fixed = (int)o->fixed, .bound = (int)o->matching};
             moveopt_solve(&b, &mc, lim, &mem, &out);
         } else if (o->optimal || o->strategy == 0) {
             astar_solve(&b, &sc.astar, &alim, &mem, &out);

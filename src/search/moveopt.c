@@ -3,6 +3,7 @@
 #include "states.h"
 #include "../core/position.h"
 #include "../core/reach.h"
+#include "../deadlock/layer.h"
 #include "../heuristic/lowerbound.h"
 #include "../util/heap.h"
 #include "../util/util.h"
@@ -93,8 +94,12 @@ void moveopt_solve(const board *b, const moveopt_config *cfg, search_limits *lim
     sq_t *tmp = xmalloc(sizeof(sq_t) * (size_t)(n + 1));
     int64_t next_progress = search_first_progress(lim);
     uint32_t found = STATES_NONE;
+    /* the detectors that need only the position after the push */
+    dl_layer dl;
+    dl_init(&dl, b, &(dl_config){.freeze = cfg->freeze, .fixed = cfg->fixed},
+            &(dl_sizes){0, 0});
     int st_ok = states_init(&st, b->nsq, 1, mem) == 0;
-    if (!st_ok || (cfg->bound && lb_init(&lb, b, 1, mem) != 0)) {
+    if (!st_ok || dl_charge(&dl, mem) != 0 || (cfg->bound && lb_init(&lb, b, 1, mem) != 0)) {
         out->stop = STOP_MEMORY;
         goto done;
     }
@@ -129,6 +134,10 @@ void moveopt_solve(const board *b, const moveopt_config *cfg, search_limits *lim
 
     for (uint64_t pops = 0;; pops++) {
         if ((pops & 255) == 0) {
+            if (dl_charge(&dl, mem) != 0) {
+                out->stop = STOP_MEMORY;
+                goto done;
+            }
             out->st.mem_bytes = mem->peak;
             stop_reason sr = search_check_limits(lim, &out->st, &next_progress);
             if (sr != STOP_NONE) {
@@ -194,6 +203,15 @@ void moveopt_solve(const board *b, const moveopt_config *cfg, search_limits *lim
                 }
                 undo_rec u;
                 pos_push(&p, from, d, 1, &u);
+                int dead = dl_push_dead(&dl, &p, from, to, &out->st) != DL_ALIVE;
+                if (!dead && cfg->fixed && b->is_goal[to] && fixed_deadlock(&dl.fx, &p)) {
+                    out->st.cut_fixed++;
+                    dead = 1;
+                }
+                if (dead) {
+                    pos_undo(&p, &u);
+                    continue;
+                }
                 memcpy(child, cur, sizeof(uint64_t) * (size_t)words);
                 child[from >> 6] &= ~(1ULL << (from & 63));
                 child[to >> 6] |= 1ULL << (to & 63);
@@ -245,6 +263,8 @@ done:
         out->stop = STOP_NONE;
     }
     out->st.mem_bytes = mem->peak;
+    dl_uncharge(&dl, mem);
+    dl_free(&dl);
     heap_free(&open, mem);
     states_free(&st);
     if (lb.dist_t)

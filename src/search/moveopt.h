@@ -15,9 +15,10 @@
  * admissible for the lexicographic order, which is all A* needs for the
  * first solution it takes from the open list to be optimal. The bound is
  * not always consistent, so a closed state reached more cheaply is opened
- * again. Pruning keeps optimality: a push onto a dead square, or to a
- * position no perfect matching of boxes to goals exists for, has no
- * solution at all behind it.
+ * again. Pruning keeps optimality: a push onto a dead square, into a
+ * freeze deadlock or a fixed-box matching deadlock, or to a position no
+ * perfect matching of boxes to goals exists for, has no solution at all
+ * behind it (each detector's header gives its argument).
  *
  * The state store is the memory: every state costs its bitset and about
  * 30 bytes, charged to the budget; a level too big for it stops with
@@ -29,6 +30,8 @@
 
 typedef struct moveopt_config {
     int prune_dead; /* skip pushes onto b->dead squares */
+    int freeze;     /* prune freeze deadlocks (deadlock/freeze.h) */
+    int fixed;      /* prune the matching deadlock with fixed boxes as walls */
     int bound;      /* 1 = the matching bound, 0 = none (uniform cost) */
 } moveopt_config;
 

@@ -137,7 +137,7 @@ static void check_level(const level *lv, int *decided, int *solved)
     long bm = -1, bp = -1;
     int r = step_bfs(&b, 3000000, &bm, &bp);
     if (r >= 0) {
-        moveopt_config cfg = {.prune_dead = 1, .bound = 1};
+        moveopt_config cfg = {.prune_dead = 1, .freeze = 1, .fixed = 1, .bound = 1};
         search_limits lim = {0};
         lim.start_ns = timer_now_ns();
         membudget mem;
