@@ -243,6 +243,23 @@ bad=$(sed -n 's/.*"lower_bound":\([0-9]*\),.*"pushes":\([0-9]*\),.*/\1 \2/p' "$W
 [ -z "$bad" ] && pass || fail "optimal mode: lower bound differs from the proven pushes: $bad"
 run "$KEEPER" solve "$DEMO" --format jsonl
 expect_no_out '"lower_bound"' "fast mode reports no lower bound"
+# --optimal moves: every demo level proven, the bound is the moves, never
+# more moves than push-optimal mode's solution; the SOK output says so.
+run "$KEEPER" solve "$DEMO" --optimal moves --format jsonl
+cp "$WORK/out" "$WORK/moves.jsonl"
+n=$(grep -c '"optimal":true' "$WORK/moves.jsonl")
+[ "$n" -eq "$(grep -c '"index"' "$WORK/moves.jsonl")" ] && [ "$n" -gt 0 ] && pass ||
+    fail "--optimal moves: $n of $(grep -c '"index"' "$WORK/moves.jsonl") demo levels proven"
+bad=$(sed -n 's/.*"lower_bound":\([0-9]*\),.*"moves":\([0-9]*\),.*/\1 \2/p' "$WORK/moves.jsonl" | awk '$1 != $2')
+[ -z "$bad" ] && pass || fail "--optimal moves: lower bound differs from the proven moves: $bad"
+run "$KEEPER" solve "$DEMO" --optimal pushes --format jsonl
+worse=$(paste -d' ' "$WORK/moves.jsonl" "$WORK/out" |
+    sed -n 's/.*"moves":\([0-9]*\),"pushes":\([0-9]*\),.*"moves":\([0-9]*\),"pushes":\([0-9]*\),.*/\1 \2 \3 \4/p' |
+    awk '$1 > $3 || $2 < $4')
+[ -z "$worse" ] && pass || fail "--optimal moves against --optimal pushes (moves pushes moves pushes): $worse"
+run "$KEEPER" solve "$DEMO" --level 3 --optimal moves
+expect_out 'Solver: keeper .* \(move-optimal\)' "--optimal moves: the SOK output says move-optimal"
+expect_err 'A\* over moves, move-optimal' "--optimal moves: the table's header"
 if have_shared && [ -f "$LEVELS/solutions/xsokoban90.best_known.csv" ]; then
     run "$KEEPER" solve "$LEVELS/xsokoban90.xsb" --level 4 --optimal pushes --time 1 --format jsonl
     lb=$(sed -n 's/.*"lower_bound":\([0-9]*\).*/\1/p' "$WORK/out")
