@@ -47,7 +47,8 @@ void driver_configs(const options *o, search_configs *sc)
         .capsets = (int)o->capsets,
         .corrals = (int)o->corrals,
         .deadlock_search = (int)o->deadlock_search,
-        .local = (int)o->local,
+        /* push-optimal A* goes faster without it (--optimal-local) */
+        .local = (int)(o->local && (o->optimal != 1 || o->optimal_local)),
         .stuck = (int)o->stuck,
     };
     sc->astar = (astar_config){
