@@ -193,41 +193,62 @@ sq_t reach_after_move(reach *r, const reach *parent, const position *p, sq_t B, 
     return best;
 }
 
-int reach_path(reach *r, const position *p, sq_t from, sq_t to, uint8_t *dirs)
+/* Breadth-first walk of the player from `from` (boxes block) under a
+ * fresh stamp, in a fixed direction order (walks stay deterministic):
+ * parent[] of every square reached and, when dist is not NULL, its walking
+ * distance; stops once `to` is reached (SQ_NONE: walks everything).
+ * Returns the stamp of the squares reached. */
+static uint32_t walk_bfs(reach *r, const position *p, sq_t from, sq_t to, uint32_t *dist)
 {
     const board *b = p->b;
-    if (from == to)
-        return 0;
     uint32_t ts = reach_new_stamp(r);
     sq_t *queue = r->stack;
     int head = 0, tail = 0;
     r->stamp[from] = ts;
+    if (dist)
+        dist[from] = 0;
     queue[tail++] = from;
     while (head < tail) {
         sq_t s = queue[head++];
-        /* Fixed direction order keeps walks deterministic. */
         for (int d = 0; d < 4; d++) {
             sq_t t = b->nb[s][d];
             if (t == SQ_NONE || r->stamp[t] == ts || p->box_at[t] != NO_BOX)
                 continue;
             r->stamp[t] = ts;
             r->parent[t] = s;
-            if (t == to) {
-                int n = 0;
-                for (sq_t x = to; x != from; x = r->parent[x])
-                    n++;
-                int i = n;
-                for (sq_t x = to; x != from; x = r->parent[x]) {
-                    sq_t px = r->parent[x];
-                    int dd = 0;
-                    while (b->nb[px][dd] != x)
-                        dd++;
-                    dirs[--i] = (uint8_t)dd;
-                }
-                return n;
-            }
+            if (dist)
+                dist[t] = dist[s] + 1;
+            if (t == to)
+                return ts;
             queue[tail++] = t;
         }
     }
-    return -1;
+    return ts;
+}
+
+int reach_path(reach *r, const position *p, sq_t from, sq_t to, uint8_t *dirs)
+{
+    const board *b = p->b;
+    if (from == to)
+        return 0;
+    uint32_t ts = walk_bfs(r, p, from, to, NULL);
+    if (r->stamp[to] != ts)
+        return -1;
+    int n = 0;
+    for (sq_t x = to; x != from; x = r->parent[x])
+        n++;
+    int i = n;
+    for (sq_t x = to; x != from; x = r->parent[x]) {
+        sq_t px = r->parent[x];
+        int dd = 0;
+        while (b->nb[px][dd] != x)
+            dd++;
+        dirs[--i] = (uint8_t)dd;
+    }
+    return n;
+}
+
+uint32_t reach_walk(reach *r, const position *p, sq_t from, uint32_t *dist)
+{
+    return walk_bfs(r, p, from, SQ_NONE, dist);
 }

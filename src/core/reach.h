@@ -76,4 +76,9 @@ uint32_t reach_new_stamp(reach *r);
  * -1 when `to` cannot be reached. */
 int reach_path(reach *r, const position *p, sq_t from, sq_t to, uint8_t *dirs);
 
+/* The player's shortest walk from `from` to every square it can reach in p
+ * (boxes block): dist[s] (room for nsq entries) for each square s with
+ * r->stamp[s] equal to the stamp returned. */
+uint32_t reach_walk(reach *r, const position *p, sq_t from, uint32_t *dist);
+
 #endif

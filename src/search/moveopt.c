@@ -37,37 +37,6 @@ static inline uint64_t key_of(uint64_t a)
     return fm << 39 | fp << 18 | (uint64_t)(TIE_MAX - MIN(aux_moves(a), TIE_MAX));
 }
 
-/* The player's walking distances from `from` on the position's board
- * (boxes block): dist[s] for squares with stamp[s] == ts. */
-typedef struct walk {
-    uint32_t *stamp, ts;
-    uint32_t *dist;
-    sq_t *queue;
-} walk;
-
-static void walk_from(walk *w, const board *b, const position *p, sq_t from)
-{
-    if (++w->ts == 0) {
-        memset(w->stamp, 0, sizeof(uint32_t) * (size_t)b->nsq);
-        w->ts = 1;
-    }
-    int head = 0, tail = 0;
-    w->queue[tail++] = from;
-    w->stamp[from] = w->ts;
-    w->dist[from] = 0;
-    while (head < tail) {
-        sq_t s = w->queue[head++];
-        for (int d = 0; d < 4; d++) {
-            sq_t t = b->nb[s][d];
-            if (t == SQ_NONE || w->stamp[t] == w->ts || p->box_at[t] != NO_BOX)
-                continue;
-            w->stamp[t] = w->ts;
-            w->dist[t] = w->dist[s] + 1;
-            w->queue[tail++] = t;
-        }
-    }
-}
-
 void moveopt_solve(const board *b, const moveopt_config *cfg, search_limits *lim, membudget *mem,
                    search_outcome *out)
 {
@@ -82,10 +51,7 @@ void moveopt_solve(const board *b, const moveopt_config *cfg, search_limits *lim
     lb_sol_init(&sol1, n);
     position p;
     pos_init(&p, b);
-    walk w = {0};
-    w.stamp = xcalloc((size_t)b->nsq, sizeof(uint32_t));
-    w.dist = xmalloc(sizeof(uint32_t) * (size_t)b->nsq);
-    w.queue = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
+    uint32_t *walk = xmalloc(sizeof(uint32_t) * (size_t)b->nsq); /* reach_walk's distances */
     reach r;
     reach_init(&r, b->nsq);
     int words = (b->nsq + 63) / 64;
@@ -174,12 +140,12 @@ void moveopt_solve(const board *b, const moveopt_config *cfg, search_limits *lim
         out->st.expanded++;
         if (cfg->bound)
             lb_solve(&lb, &sol0, p.boxes);
-        walk_from(&w, b, &p, pl);
+        uint32_t walked = reach_walk(&r, &p, pl, walk);
         for (int j = 0; j < n; j++) {
             sq_t from = p.boxes[j];
             for (int d = 0; d < 4; d++) {
                 sq_t behind = b->nb[from][DIR_OPP(d)];
-                if (behind == SQ_NONE || w.stamp[behind] != w.ts)
+                if (behind == SQ_NONE || r.stamp[behind] != walked)
                     continue;
                 sq_t to = b->nb[from][d];
                 if (to == SQ_NONE || p.box_at[to] != NO_BOX)
@@ -189,18 +155,9 @@ void moveopt_solve(const board *b, const moveopt_config *cfg, search_limits *lim
                     out->st.cut_dead++;
                     continue;
                 }
-                uint32_t cm = gm + w.dist[behind] + 1, cp = gp + 1;
+                uint32_t cm = gm + walk[behind] + 1, cp = gp + 1;
                 if (cm > G_MOVES_MAX || cp > G_PUSHES_MAX)
                     continue; /* beyond any level this search is for */
-                int64_t h = 0;
-                if (cfg->bound) {
-                    lb_copy(&sol1, &sol0, n);
-                    h = lb_move(&lb, &sol1, j, to);
-                    if (h == LB_INF) {
-                        out->st.cut_bipartite++;
-                        continue;
-                    }
-                }
                 undo_rec u;
                 pos_push(&p, from, d, 1, &u);
                 int dead = dl_push_dead(&dl, &p, from, to, &out->st) != DL_ALIVE;
@@ -234,6 +191,16 @@ void moveopt_solve(const board *b, const moveopt_config *cfg, search_limits *lim
                     *STATES_AT(&st, parent, k) = i;
                     *STATES_AT(&st, push, k) = (uint32_t)from << 2 | (uint32_t)d;
                 } else {
+                    /* the bound of a new state (a stored one's is known) */
+                    int64_t h = 0;
+                    if (cfg->bound) {
+                        lb_copy(&sol1, &sol0, n);
+                        h = lb_move(&lb, &sol1, j, to);
+                        if (h == LB_INF) {
+                            out->st.cut_bipartite++;
+                            continue;
+                        }
+                    }
                     k = states_add(&st, child, from, h32, i, (uint32_t)from << 2 | (uint32_t)d, slot);
                     if (k == STATES_NONE) {
                         out->stop = STOP_MEMORY;
@@ -273,9 +240,7 @@ done:
     lb_sol_free(&sol1);
     pos_free(&p);
     reach_free(&r);
-    free(w.stamp);
-    free(w.dist);
-    free(w.queue);
+    free(walk);
     free(cur);
     free(child);
     free(tmp);
