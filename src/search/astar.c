@@ -12,7 +12,13 @@
 #include "../deadlock/layer.h"
 #include "../heuristic/lowerbound.h"
 #include "../util/u32map.h"
+#include "../util/spares.h"
 #include "../util/util.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdatomic.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,23 +38,40 @@
 #endif
 
 
+/* What each thread searching needs of its own: the board it expands on,
+ * the bound's scratch, the detectors' contexts, its counters. Worker 0 is
+ * the caller's; a second worker runs on a thread lent to the level
+ * (optimal mode, see astar_step). */
+typedef struct aworker {
+    struct astar *a;
+    stats *st;           /* worker 0: the outcome's; a helper: `own`, added at the end */
+    stats own;
+    position pos;
+    lowerbound lb;
+    lb_sol sols[MAX_EXT_DEPTH + 2]; /* bound of the position expanded at each depth, + child */
+    reach reach[MAX_EXT_DEPTH + 2];
+    dl_layer dl;         /* the deadlock layer (cfg->dl) */
+    uint8_t *allow[MAX_EXT_DEPTH + 2]; /* PI-corral: allowed directions per box */
+    pstack path;         /* the pushes on the board, from the root */
+    int cq;              /* the open list the expanded node came from */
+    uint32_t fmin;       /* f of the node being expanded */
+    uint32_t gexp[MAX_EXT_DEPTH + 2]; /* g of the node expanded at each depth */
+    uint32_t checks;     /* expansions since the last limit check */
+    deadline_poll dpoll; /* the clock between checks */
+    int busy;            /* expanding a node taken from the open list (a->mu) */
+    uint32_t busy_f;     /* its f */
+} aworker;
+
 struct astar {
     const board *b;
     const astar_config *cfg;
     search_limits *lim;
     membudget *mem;
-    stats *st;
     int nq;              /* open lists (fast mode may alternate two) */
     int weight[2];       /* f = g + weight[q] * h in open list q */
-    int cq;              /* the open list the expanded node came from */
 
-    position pos;
     node_store ns;
     openlist open[2];
-    lowerbound lb;
-    lb_sol sols[MAX_EXT_DEPTH + 2]; /* bound of the position expanded at each depth, + child */
-    reach reach[MAX_EXT_DEPTH + 2];
-    dl_layer dl;         /* the deadlock layer (cfg->dl) */
     packing pk;          /* fast mode: goals in filling order (pk.n = 0: none) */
     uint8_t *rank;       /* [nsq] 1 + position of a goal in the order, else 0 */
     int *room_next;      /* [rooms] scratch: first empty goal of each room */
@@ -58,9 +81,6 @@ struct astar {
     uint32_t packing_defer; /* a node whose packing macro was made waits with
                                its bound raised by this much before its
                                ordinary pushes are generated */
-    uint8_t *allow[MAX_EXT_DEPTH + 2]; /* PI-corral: allowed directions per box */
-
-    pstack path;     /* the pushes on the board, from the root */
     u32map deferred; /* nodes whose ordinary pushes wait after a packing macro */
 
     search_outcome *out;
@@ -70,11 +90,55 @@ struct astar {
                         past it no depth-first extension starts */
     uint32_t goal;
     stop_reason stop;
-    uint32_t fmin; /* f of the node being expanded */
     int64_t next_progress;
-    uint32_t checks; /* expansions since the last limit check */
-    deadline_poll dpoll; /* the clock between checks */
+
+    aworker w0;      /* the caller's thread */
+    aworker *w1;     /* a lent thread's, while it runs (optimal mode), or NULL */
+    aworker *spare;  /* w1 set up, waiting for a thread to be lent (try_lend) */
+    int par;         /* w1 runs: the store and the open list are shared under mu */
+    atomic_int mu;   /* the lock (lock, unlock) */
+    atomic_int done; /* a worker has ended the search (a->stop says why) */
+    uint32_t root;
+    int lend_ok;     /* worker 0 may still borrow a thread */
+    uint32_t lend_tick;
+    spare_task task; /* the lent thread's */
 };
+
+static void try_lend(astar *a);
+
+/* The lock of the shared store and open list: a spin lock, as it is held
+ * for a lookup, an insertion or a queue operation (a fraction of a
+ * microsecond), and the second worker only ever runs on a thread of its
+ * own: a sleeping mutex cost more in system calls than it saved (XSokoban
+ * 3: 7 s of system time in an 11 s proof). */
+static inline void spin_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static inline void lock(astar *a)
+{
+    if (!a->par)
+        return;
+    while (atomic_exchange_explicit(&a->mu, 1, memory_order_acquire))
+        while (atomic_load_explicit(&a->mu, memory_order_relaxed))
+            spin_pause();
+}
+
+static inline void unlock(astar *a)
+{
+    if (a->par)
+        atomic_store_explicit(&a->mu, 0, memory_order_release);
+}
+
+/* Ends the search for every worker; the first reason given is kept. */
+static void finish(astar *a, stop_reason r)
+{
+    if (atomic_exchange(&a->done, 1) == 0)
+        a->stop = r;
+}
 
 /* ---------------------------------------------------------- expansion */
 
@@ -93,83 +157,134 @@ static int queue_node(astar *a, uint32_t n, uint32_t g, uint32_t h)
     return 0;
 }
 
-static void debug_check(astar *a)
+static void debug_check(aworker *w)
 {
-    int r = pos_check(&a->pos);
+    int r = pos_check(&w->pos);
     if (r)
         die("internal error: position check failed (code %d)", r);
 }
 
 /* Debug: the reachability r (normalized square norm) of the position on
  * the board is its player's region (reach_check). */
-static void check_reach(astar *a, const reach *r, sq_t norm)
+static void check_reach(aworker *w, const reach *r, sq_t norm)
 {
-    int code = r->norm == norm ? reach_check(r, &a->pos, a->pos.player) : 6;
+    int code = r->norm == norm ? reach_check(r, &w->pos, w->pos.player) : 6;
     if (code)
         die("internal error: incremental reachability is wrong (reach_check code %d)", code);
 }
 
-static int expand(astar *a, uint32_t n, int depth);
+static int expand(aworker *w, uint32_t n, int depth);
 
 /* Every 256 expansions (stale open entries count too), the time, node,
  * interrupt limits and the progress report. Called from the main loop and
  * from depth-first extensions, which can chain many expansions inside one
- * expansion of the main loop. Returns 1 and sets a->stop when a limit is hit. */
-static int limits_hit(astar *a)
+ * expansion of the main loop. Returns 1 (a->stop says why) when a limit is
+ * hit or the other worker has ended the search. Never called under the
+ * lock. With two workers, worker 0 reports progress and checks the node
+ * limit on both workers' counts (the other's read as it runs: a report may
+ * lag by a few expansions). */
+static int limits_hit(aworker *w)
 {
-    if (search_deadline_passed(a->lim, &a->dpoll)) {
-        a->stop = STOP_TIME;
+    astar *a = w->a;
+    if (atomic_load_explicit(&a->done, memory_order_relaxed))
+        return 1;
+    if (search_deadline_passed(a->lim, &w->dpoll)) {
+        finish(a, STOP_TIME);
         return 1;
     }
-    if (a->checks < 256)
+    if (w->checks < 256)
         return 0;
-    a->checks = 0;
-    if (dl_charge(&a->dl, a->mem) != 0) {
-        a->stop = STOP_MEMORY;
+    w->checks = 0;
+    if (dl_charge(&w->dl, a->mem) != 0) {
+        finish(a, STOP_MEMORY);
         return 1;
     }
-    a->st->mem_bytes = a->mem->peak;
-    stop_reason sr = search_check_limits(a->lim, a->st, &a->next_progress);
+    w->st->mem_bytes = a->mem->peak;
+    stop_reason sr;
+    if (w != &a->w0) {
+        sr = search_check_limits(a->lim, w->st, NULL);
+    } else if (a->par) {
+        stats both = *w->st;
+        stats_add(&both, &a->w1->own);
+        sr = search_check_limits(a->lim, &both, &a->next_progress);
+    } else {
+        sr = search_check_limits(a->lim, w->st, &a->next_progress);
+    }
     if (sr == STOP_NONE)
         return 0;
-    a->stop = sr;
+    finish(a, sr);
     return 1;
 }
 
 /* Corral analysis of the position on the board (its reachable squares in
- * a->reach[depth]), before it is stored, so dead positions take no memory.
+ * w->reach[depth]), before it is stored, so dead positions take no memory.
  * Returns -1 for a corral deadlock (a PI-corral with no legal push, or one
  * whose boxes alone are proven stuck by a deadlock search), 1 when the
  * position has a live PI-corral, 0 when it has none. */
-static int corral_check(astar *a, int depth)
+static int corral_check(aworker *w, int depth)
 {
-    const position *p = &a->pos;
-    int pruned = corral_prune(&a->dl.cc, p, &a->reach[depth], a->allow[depth]);
+    astar *a = w->a;
+    const position *p = &w->pos;
+    int pruned = corral_prune(&w->dl.cc, p, &w->reach[depth], w->allow[depth]);
     if (pruned == 0) {
-        a->st->corral_deadlocks++;
+        w->st->corral_deadlocks++;
         return -1;
     }
     if (pruned < 0)
         return 0;
     if (a->cfg->dl.deadlock_search <= 0)
         return 1;
-    if (!subset_corral_dead(&a->dl.sub, &a->dl.cc, p, a->st))
+    if (!subset_corral_dead(&w->dl.sub, &w->dl.cc, p, w->st))
         return 1;
-    if (a->dl.stk.b)
-        stuck_add(&a->dl.stk, &a->dl.sub, a->dl.sub.kept, a->dl.sub.nkept, p->player, a->st);
+    if (w->dl.stk.b)
+        stuck_add(&w->dl.stk, &w->dl.sub, w->dl.sub.kept, w->dl.sub.nkept, p->player, w->st);
     return -1;
 }
 
 /* The bound of the child of the position at `depth` in which box i went
- * to `to`, into a->sols[depth + 1]; LB_INF (counted) when no perfect
+ * to `to`, into w->sols[depth + 1]; LB_INF (counted) when no perfect
  * matching exists. */
-static int64_t child_bound(astar *a, int depth, int i, sq_t to)
+static int64_t child_bound(aworker *w, int depth, int i, sq_t to)
 {
-    lb_copy(&a->sols[depth + 1], &a->sols[depth], a->b->nboxes);
-    int64_t h = lb_move(&a->lb, &a->sols[depth + 1], i, to);
+    astar *a = w->a;
+    lb_copy(&w->sols[depth + 1], &w->sols[depth], a->b->nboxes);
+    int64_t h = lb_move(&w->lb, &w->sols[depth + 1], i, to);
     if (h == LB_INF)
-        a->st->cut_bipartite++;
+        w->st->cut_bipartite++;
     return h;
+}
+
+/* The child reached stored node ex again (under the lock), with ng pushes
+ * from node n. A shorter path to a stored position: open, it is queued
+ * again; closed, fast mode adopts the shorter path without expanding again
+ * and optimal mode opens it again. The bound is admissible but not always
+ * consistent (a lone box's distance is the best over the player's sides,
+ * and a push can leave the player on the worse side), so a closed node can
+ * be reached again more cheaply, and then its subtree must be searched
+ * again for the proof to hold. Returns 1 when the memory budget is spent. */
+static int found_again(aworker *w, uint32_t ex, uint32_t n, uint32_t ng, sq_t from, sq_t to,
+                       int dir)
+{
+    astar *a = w->a;
+    node *e = nodes_at(&a->ns, ex);
+    if (ng >= node_g(e)) {
+        w->st->duplicates++;
+        return 0;
+    }
+    int closed = node_closed(e);
+    if (closed && a->cfg->optimal) {
+        node_reopen(e);
+        closed = 0;
+    }
+    node_set_g(e, ng);
+    e->parent = n;
+    node_set_move(e, from, to, (uint32_t)dir);
+    w->st->reopened++;
+    if (!closed && queue_node(a, ex, ng, node_h(e)) != 0) {
+        finish(a, STOP_MEMORY);
+        return 1;
+    }
+    return 0;
 }
 
 /* Makes the child of node n (on the board, expanded at `depth`) in which
@@ -177,19 +292,20 @@ static int64_t child_bound(astar *a, int depth, int i, sq_t to)
  * direction `dir`: deadlock checks, transposition table, bound, then the
  * open list or a depth-first extension. The board is as before on return.
  * Returns 1 when the search must stop (goal found or a limit hit). */
-static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to, int dir,
+static int make_child(aworker *w, uint32_t n, int depth, int i, sq_t from, sq_t to, int dir,
                       uint32_t pushes)
 {
+    astar *a = w->a;
     const board *b = a->b;
-    position *p = &a->pos;
-    uint32_t ng = node_g(nodes_at(&a->ns, n)) + pushes;
+    position *p = &w->pos;
+    uint32_t ng = w->gexp[depth] + pushes; /* n's g, read as its expansion began */
     if (ng > NODE_MAX_G)
         return 0;
     undo_rec u;
     pos_relocate(p, from, to, b->nb[to][DIR_OPP(dir)], &u);
     if (a->cfg->check)
-        debug_check(a);
-    if (dl_push_dead(&a->dl, p, from, to, a->st)) {
+        debug_check(w);
+    if (dl_push_dead(&w->dl, p, from, to, w->st)) {
         pos_undo(p, &u);
         return 0;
     }
@@ -201,10 +317,10 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
      * first, as they cost no matching. */
     int64_t h64 = -1;
     if (a->cfg->bound) {
-        h64 = child_bound(a, depth, i, to);
+        h64 = child_bound(w, depth, i, to);
         int cut = h64 == LB_INF;
         if (!cut && (uint64_t)ng + (uint64_t)h64 >= a->cfg->bound) {
-            a->st->cut_bound++;
+            w->st->cut_bound++;
             cut = 1;
         }
         if (cut) {
@@ -215,112 +331,104 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
     sq_t norm;
     if (pushes == 1 && to == b->nb[from][dir] && a->cfg->reach_reuse) {
         int fresh;
-        norm = reach_after_push(&a->reach[depth + 1], &a->reach[depth], p, from, to, &fresh);
+        norm = reach_after_push(&w->reach[depth + 1], &w->reach[depth], p, from, to, &fresh);
         if (fresh)
-            a->st->reach_calls++;
+            w->st->reach_calls++;
         else
-            a->st->reach_reused++;
+            w->st->reach_reused++;
         if (a->cfg->check)
-            check_reach(a, &a->reach[depth + 1], norm);
+            check_reach(w, &w->reach[depth + 1], norm);
     } else {
-        norm = reach_compute(&a->reach[depth + 1], p, p->player);
-        a->st->reach_calls++;
+        norm = reach_compute(&w->reach[depth + 1], p, p->player);
+        w->st->reach_calls++;
     }
     uint64_t hash = p->hash ^ b->zplayer[norm];
+    lock(a);
     uint32_t ex = nodes_find(&a->ns, hash);
     if (ex != NODE_NONE) {
-        node *e = nodes_at(&a->ns, ex);
-        if (ng < node_g(e)) {
-            /* A shorter path to a stored position. Open: requeue it.
-             * Closed: in fast mode adopt the shorter path without
-             * expanding again; in optimal mode open it again. The bound
-             * is admissible but not always consistent (a lone box's
-             * distance is the best over the player's sides, and a push
-             * can leave the player on the worse side), so a closed node
-             * can be reached again more cheaply, and then its subtree
-             * must be searched again for the proof to hold. */
-            int closed = node_closed(e);
-            if (closed && a->cfg->optimal) {
-                node_reopen(e);
-                closed = 0;
-            }
-            node_set_g(e, ng);
-            e->parent = n;
-            node_set_move(e, from, to, (uint32_t)dir);
-            a->st->reopened++;
-            if (!closed && queue_node(a, ex, ng, node_h(e)) != 0) {
-                a->stop = STOP_MEMORY;
-                pos_undo(p, &u);
-                return 1;
-            }
-        } else {
-            a->st->duplicates++;
-        }
+        int stop = found_again(w, ex, n, ng, from, to, dir);
+        unlock(a);
+        pos_undo(p, &u);
+        return stop;
+    }
+    unlock(a);
+    if (h64 < 0 && (h64 = child_bound(w, depth, i, to)) == LB_INF) {
         pos_undo(p, &u);
         return 0;
     }
-    if (h64 < 0 && (h64 = child_bound(a, depth, i, to)) == LB_INF) {
+    if (a->cfg->dl.fixed && b->is_goal[to] && fixed_deadlock(&w->dl.fx, p)) {
+        w->st->cut_fixed++;
         pos_undo(p, &u);
         return 0;
     }
-    if (a->cfg->dl.fixed && b->is_goal[to] && fixed_deadlock(&a->dl.fx, p)) {
-        a->st->cut_fixed++;
+    if (w->dl.stk.b && stuck_match(&w->dl.stk, p)) {
+        w->st->cut_stuck++;
         pos_undo(p, &u);
         return 0;
     }
-    if (a->dl.stk.b && stuck_match(&a->dl.stk, p)) {
-        a->st->cut_stuck++;
-        pos_undo(p, &u);
-        return 0;
-    }
-    if (a->dl.loc.b && subset_local_dead(&a->dl.loc, p, to, ASTAR_LOCAL_RADIUS, a->st)) {
-        if (a->dl.stk.b)
-            stuck_add(&a->dl.stk, &a->dl.loc, a->dl.loc.kept, a->dl.loc.nkept, p->player, a->st);
+    if (w->dl.loc.b && subset_local_dead(&w->dl.loc, p, to, ASTAR_LOCAL_RADIUS, w->st)) {
+        if (w->dl.stk.b)
+            stuck_add(&w->dl.stk, &w->dl.loc, w->dl.loc.kept, w->dl.loc.nkept, p->player, w->st);
         pos_undo(p, &u);
         return 0;
     }
     int pic = 0;
-    if (a->cfg->dl.corrals && (pic = corral_check(a, depth + 1)) < 0) {
+    if (a->cfg->dl.corrals && (pic = corral_check(w, depth + 1)) < 0) {
         pos_undo(p, &u);
         return 0;
     }
     uint32_t h = h64 > NODE_MAX_H ? NODE_MAX_H : (uint32_t)h64;
+    lock(a);
+    /* with two workers, the other may have stored it since the lookup */
+    if (a->par && (ex = nodes_find(&a->ns, hash)) != NODE_NONE) {
+        int stop = found_again(w, ex, n, ng, from, to, dir);
+        unlock(a);
+        pos_undo(p, &u);
+        return stop;
+    }
     uint32_t child = nodes_add(&a->ns, hash, n, from, to, (uint32_t)dir, ng, h);
     if (child == NODE_NONE) {
-        a->stop = STOP_MEMORY;
+        unlock(a);
+        finish(a, STOP_MEMORY);
         pos_undo(p, &u);
         return 1;
     }
     if (a->cfg->dl.corrals && !pic)
         node_set_nopic(nodes_at(&a->ns, child));
-    a->st->nodes++;
-    if (ng > a->st->max_depth)
-        a->st->max_depth = ng;
-    uint32_t f = f_of(a, a->cq, ng, h);
-    if (h == 0 && board_end_ok(b, &a->reach[depth + 1]) &&
-        (!a->cfg->optimal || (f == a->fmin && ol_min_f(&a->open[0]) >= f))) {
+    w->st->nodes++;
+    if (ng > w->st->max_depth)
+        w->st->max_depth = ng;
+    uint32_t f = f_of(a, w->cq, ng, h);
+    if (h == 0 && board_end_ok(b, &w->reach[depth + 1]) &&
+        (!a->cfg->optimal ||
+         (!a->par && f == w->fmin && ol_min_f(&a->open[0]) >= f))) {
         /* Solved. In optimal mode only when no open node can be shorter:
          * every open f is at least f (the bound is not always consistent,
-         * so a child may have been queued below fmin); otherwise the goal
-         * is queued and accepted when it is popped. */
+         * so a child may have been queued below fmin); otherwise, and
+         * always with two workers, the goal is queued and accepted when
+         * it is taken from the open list (run_loop). */
         a->goal = child;
+        unlock(a);
+        finish(a, STOP_NONE);
         pos_undo(p, &u);
         return 1;
     }
-    if (a->cfg->dfs_ext && f == a->fmin && depth + 1 < MAX_EXT_DEPTH && h != 0 &&
-        (a->budget == 0 || a->st->nodes < a->budget)) {
-        a->st->dfs_extensions++;
-        pstack_push(&a->path, child, &u);
-        int stop = expand(a, child, depth + 1);
-        pstack_pop(&a->path, &a->pos); /* undoes the move */
+    if (a->cfg->dfs_ext && f == w->fmin && depth + 1 < MAX_EXT_DEPTH && h != 0 &&
+        (a->budget == 0 || w->st->nodes < a->budget)) {
+        unlock(a);
+        w->st->dfs_extensions++;
+        pstack_push(&w->path, child, &u);
+        int stop = expand(w, child, depth + 1);
+        pstack_pop(&w->path, &w->pos); /* undoes the move */
         return stop;
     }
-    if (queue_node(a, child, ng, h) != 0) {
-        a->stop = STOP_MEMORY;
-        pos_undo(p, &u);
+    int full = queue_node(a, child, ng, h) != 0;
+    unlock(a);
+    pos_undo(p, &u);
+    if (full) {
+        finish(a, STOP_MEMORY);
         return 1;
     }
-    pos_undo(p, &u);
     return 0;
 }
 
@@ -330,10 +438,11 @@ static int make_child(astar *a, uint32_t n, int depth, int i, sq_t from, sq_t to
  * tried. The macros are extra children: the node's ordinary pushes are
  * generated too (later: see expand), so nothing is lost when the plan is
  * wrong. Returns 1 when the search must stop; *made counts the macros. */
-static int packing_macros(astar *a, uint32_t n, int depth, int *made)
+static int packing_macros(aworker *w, uint32_t n, int depth, int *made)
 {
+    astar *a = w->a;
     const board *b = a->b;
-    position *p = &a->pos;
+    position *p = &w->pos;
     const packing *pk = &a->pk;
     int *next = a->room_next; /* per room: index of its first empty goal */
     for (int r = 0; r < pk->nrooms; r++)
@@ -370,9 +479,9 @@ static int packing_macros(astar *a, uint32_t n, int depth, int *made)
             int pushes = boxpath_search(&a->bp, p, from, goal, a->dirs, dist[from] + PACK_DETOUR);
             if (pushes <= 1)
                 continue; /* a single push is generated anyway */
-            a->st->packing_macros++;
+            w->st->packing_macros++;
             (*made)++;
-            if (make_child(a, n, depth, i, from, goal, a->dirs[pushes - 1], (uint32_t)pushes))
+            if (make_child(w, n, depth, i, from, goal, a->dirs[pushes - 1], (uint32_t)pushes))
                 return 1;
             break;
         }
@@ -381,29 +490,35 @@ static int packing_macros(astar *a, uint32_t n, int depth, int *made)
 }
 
 /* Returns 1 when the search must stop (goal found or a limit hit). The
- * position of node n is on the board, a->reach[depth] holds its reachable
- * squares and a->sols[depth] its bound. */
-static int expand(astar *a, uint32_t n, int depth)
+ * position of node n is on the board, w->reach[depth] holds its reachable
+ * squares and w->sols[depth] its bound. */
+static int expand(aworker *w, uint32_t n, int depth)
 {
+    astar *a = w->a;
     const board *b = a->b;
-    position *p = &a->pos;
-    reach *r = &a->reach[depth];
-    node_close(nodes_at(&a->ns, n));
-    a->st->expanded++;
-    a->checks++;
-    if (depth > 0 && limits_hit(a))
+    position *p = &w->pos;
+    reach *r = &w->reach[depth];
+    lock(a);
+    node *nd0 = nodes_at(&a->ns, n);
+    node_close(nd0);
+    w->gexp[depth] = node_g(nd0);
+    int nopic = node_nopic(nd0);
+    unlock(a);
+    w->st->expanded++;
+    w->checks++;
+    if (depth > 0 && limits_hit(w))
         return 1;
 
-    uint8_t *allow = a->allow[depth];
+    uint8_t *allow = w->allow[depth];
     int pruned = -1;
-    if (a->cfg->dl.corrals && !node_nopic(nodes_at(&a->ns, n))) {
-        pruned = corral_prune(&a->dl.cc, p, r, allow);
+    if (a->cfg->dl.corrals && !nopic) {
+        pruned = corral_prune(&w->dl.cc, p, r, allow);
         if (pruned == 0) {
-            a->st->corral_deadlocks++;
+            w->st->corral_deadlocks++;
             return 0;
         }
         if (pruned > 0)
-            a->st->corrals++;
+            w->st->corrals++;
     }
     if (a->pk.n) {
         /* Goal cut, deferred: when a packing macro exists, make only it now
@@ -413,7 +528,7 @@ static int expand(astar *a, uint32_t n, int depth)
             u32map_del(&a->deferred, n);
         } else if (pruned < 0) {
             int made = 0;
-            if (packing_macros(a, n, depth, &made))
+            if (packing_macros(w, n, depth, &made))
                 return 1;
             if (made) {
                 node *nd = nodes_at(&a->ns, n);
@@ -422,7 +537,7 @@ static int expand(astar *a, uint32_t n, int depth)
                 node_reopen(nd);
                 u32map_put(&a->deferred, n, 1);
                 if (queue_node(a, n, node_g(nd), h) != 0) {
-                    a->stop = STOP_MEMORY;
+                    finish(a, STOP_MEMORY);
                     return 1;
                 }
                 return 0;
@@ -440,29 +555,29 @@ static int expand(astar *a, uint32_t n, int depth)
             sq_t to = b->nb[from][d];
             if (to == SQ_NONE || p->box_at[to] != NO_BOX)
                 continue;
-            a->st->generated++;
+            w->st->generated++;
             if (b->dead[to] && (a->cfg->dead_squares || pruned > 0)) {
-                a->st->cut_dead++;
+                w->st->cut_dead++;
                 continue;
             }
             if (pruned > 0 && !(allow[i] & (1u << d))) {
-                a->st->cut_corral++;
+                w->st->cut_corral++;
                 continue;
             }
             int len = 1;
             if (a->cfg->tunnels) {
                 len = tunnel_length(b, p, from, d);
                 if (len == 0) {
-                    a->st->cut_tunnel++;
+                    w->st->cut_tunnel++;
                     continue;
                 }
                 if (len > 1) {
-                    a->st->tunnel_macros++;
+                    w->st->tunnel_macros++;
                     for (int k = 1; k < len; k++)
                         to = b->nb[to][d];
                 }
             }
-            if (make_child(a, n, depth, i, from, to, d, (uint32_t)len))
+            if (make_child(w, n, depth, i, from, to, d, (uint32_t)len))
                 return 1;
         }
     }
@@ -471,17 +586,55 @@ static int expand(astar *a, uint32_t n, int depth)
 
 /* ---------------------------------------------------------- driver */
 
+/* Sets up worker w of search a: its board at the level's start, its own
+ * deadlock layer. The bound's tables and the layer's are charged to the
+ * budget by worker_charge. */
+static void worker_init(astar *a, aworker *w, stats *st)
+{
+    const board *b = a->b;
+    w->a = a;
+    w->st = st;
+    pos_init(&w->pos, b);
+    for (int d = 0; d < MAX_EXT_DEPTH + 2; d++) {
+        reach_init(&w->reach[d], b->nsq);
+        lb_sol_init(&w->sols[d], b->nboxes);
+    }
+    /* capsets off: their test needs the sets counted on the parent, which
+     * A* does not do */
+    dl_config dc = a->cfg->dl;
+    dc.capsets = 0;
+    dl_init(&w->dl, b, &dc, &(dl_sizes){ASTAR_LOCAL_LIMIT, ASTAR_LOCAL_MAX_BOXES});
+    for (int d = 0; d < MAX_EXT_DEPTH + 2; d++)
+        w->allow[d] = xcalloc((size_t)b->nboxes, 1);
+    pstack_init(&w->path);
+}
+
+static void worker_free(astar *a, aworker *w)
+{
+    if (w->lb.dist_t)
+        lb_free(&w->lb);
+    for (int d = 0; d < MAX_EXT_DEPTH + 2; d++) {
+        reach_free(&w->reach[d]);
+        lb_sol_free(&w->sols[d]);
+        free(w->allow[d]);
+    }
+    dl_uncharge(&w->dl, a->mem);
+    dl_free(&w->dl);
+    pstack_free(&w->path);
+    pos_free(&w->pos);
+}
+
 astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, membudget *mem,
                    search_outcome *out)
 {
     memset(out, 0, sizeof *out);
     out->strategy = "astar";
     astar *a = xcalloc(1, sizeof *a);
+    aworker *w = &a->w0;
     a->b = b;
     a->cfg = cfg;
     a->lim = lim;
     a->mem = mem;
-    a->st = &out->st;
     a->out = out;
     a->nq = 1;
     a->weight[0] = cfg->optimal ? 1 : MAX(1, cfg->weight);
@@ -490,16 +643,8 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
         a->weight[1] = cfg->weight2;
     }
     a->goal = NODE_NONE;
-    pos_init(&a->pos, b);
-    for (int d = 0; d < MAX_EXT_DEPTH + 2; d++) {
-        reach_init(&a->reach[d], b->nsq);
-        lb_sol_init(&a->sols[d], b->nboxes);
-    }
-    /* capsets off: their test needs the sets counted on the parent, which
-     * A* does not do */
-    dl_config dc = cfg->dl;
-    dc.capsets = 0;
-    dl_init(&a->dl, b, &dc, &(dl_sizes){ASTAR_LOCAL_LIMIT, ASTAR_LOCAL_MAX_BOXES});
+    a->root = NODE_NONE;
+    worker_init(a, w, &out->st);
     a->rank = xcalloc((size_t)b->nsq, 1);
     a->goal_index = xcalloc((size_t)b->nsq, sizeof(uint16_t));
     for (int j = 0; j < b->nboxes; j++)
@@ -516,16 +661,13 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
     a->room_next = xmalloc(sizeof(int) * (size_t)(a->pk.nrooms + 1));
     boxpath_init(&a->bp, b->nsq);
     a->dirs = xmalloc((size_t)b->nsq * 4 + 1);
-    for (int d = 0; d < MAX_EXT_DEPTH + 2; d++)
-        a->allow[d] = xcalloc((size_t)b->nboxes, 1);
-    pstack_init(&a->path);
     u32map_init(&a->deferred, 1024);
     ol_init(&a->open[0], mem);
     ol_init(&a->open[1], mem);
     a->next_progress = search_first_progress(lim);
 
-    int ok = dl_charge(&a->dl, mem) == 0 && nodes_init(&a->ns, mem) == 0 &&
-             lb_init(&a->lb, b, cfg->matching, mem) == 0;
+    int ok = dl_charge(&w->dl, mem) == 0 && nodes_init(&a->ns, mem) == 0 &&
+             lb_init(&w->lb, b, cfg->matching, mem) == 0;
     if (!ok) {
         out->stop = STOP_MEMORY;
         a->finished = 1;
@@ -533,9 +675,9 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
     }
     /* The root. */
     {
-        sq_t norm = reach_compute(&a->reach[0], &a->pos, a->pos.player);
+        sq_t norm = reach_compute(&w->reach[0], &w->pos, w->pos.player);
         /* the root's matching: O(n^3), long on the biggest boards */
-        int64_t h64 = lb_solve_by(&a->lb, &a->sols[0], a->pos.boxes, lim->deadline_ns);
+        int64_t h64 = lb_solve_by(&w->lb, &w->sols[0], w->pos.boxes, lim->deadline_ns);
         if (h64 == LB_STOPPED) {
             out->stop = STOP_TIME;
             a->finished = 1;
@@ -543,49 +685,78 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
         }
         int dead_start = 0;
         for (int i = 0; cfg->dead_squares && i < b->nboxes; i++)
-            dead_start |= b->dead[a->pos.boxes[i]];
+            dead_start |= b->dead[w->pos.boxes[i]];
         if (h64 == LB_INF || dead_start || (cfg->bound && h64 >= cfg->bound)) {
             out->stop = STOP_EXHAUSTED;
             a->finished = 1;
-        return a;
+            return a;
         }
         uint32_t h = h64 > NODE_MAX_H ? NODE_MAX_H : (uint32_t)h64;
         a->packing_defer = MAX(3u, h / 4);
-        uint32_t root = nodes_add(&a->ns, a->pos.hash ^ b->zplayer[norm], NODE_NONE, 0, 0, 0, 0, h);
+        uint32_t root = nodes_add(&a->ns, w->pos.hash ^ b->zplayer[norm], NODE_NONE, 0, 0, 0, 0, h);
         if (root == NODE_NONE) {
             out->stop = STOP_MEMORY;
             a->finished = 1;
-        return a;
+            return a;
         }
+        a->root = root;
         out->st.nodes = 1;
         undo_rec none = {0, 0, 0, 0};
-        pstack_push(&a->path, root, &none);
-        if (pos_solved(&a->pos) && board_end_ok(b, &a->reach[0])) {
+        pstack_push(&w->path, root, &none);
+        if (pos_solved(&w->pos) && board_end_ok(b, &w->reach[0])) {
             a->goal = root;
             a->finished = 1;
-        return a;
+            return a;
         }
         if (queue_node(a, root, 0, h) != 0) {
             out->stop = STOP_MEMORY;
             a->finished = 1;
-        return a;
+            return a;
         }
     }
     return a;
 }
 
-int astar_step(astar *a, uint64_t node_budget)
+/* The other worker of a search with two (a->par), else NULL. */
+static aworker *other_worker(astar *a, const aworker *w)
 {
+    if (!a->par)
+        return NULL;
+    return w == &a->w0 ? a->w1 : &a->w0;
+}
+
+/* Expands nodes from the open list until the search ends (1) or, with a
+ * node budget, the budget is reached (0). Both workers run it when a
+ * thread is lent (optimal mode). Then:
+ *  - a node's position is put on the worker's board under the lock (the
+ *    path walk reads parent links another worker may change);
+ *  - an empty open list ends the search only when the other worker is not
+ *    expanding (its children may yet come);
+ *  - a goal taken from the open list is accepted only when the other
+ *    worker is not expanding and no open node has a lower f: a node being
+ *    expanded may have a lower f (every f taken is the least open one when
+ *    taken, but the bound is not always consistent, so a child can have a
+ *    lower f than its parent), and its children could hold a shorter
+ *    solution; and the other worker may have finished such an expansion
+ *    since the goal was taken, its children queued below the goal's f.
+ *    Otherwise the goal goes back to the open list and is taken again;
+ *  - the proven lower bound is the least f of the nodes being expanded:
+ *    while the search runs, some node of an optimal solution's path is
+ *    open or being expanded, and each was the least open f when taken. */
+static int run_loop(aworker *w, uint64_t node_budget)
+{
+    astar *a = w->a;
     search_outcome *out = a->out;
     const astar_config *cfg = a->cfg;
-    if (a->finished)
-        return 1;
-    a->budget = node_budget;
     for (;;) {
         if (node_budget && out->st.nodes >= node_budget)
             return 0;
-        if (limits_hit(a))
+        if (limits_hit(w))
             break;
+        if (w == &a->w0 && a->lend_ok && !a->w1 && ++a->lend_tick % 1024 == 0)
+            try_lend(a);
+        lock(a);
+        aworker *o = other_worker(a, w);
         /* With two open lists, expansions alternate between them. */
         uint32_t n, f, h;
         int q = (int)(a->turn++ % (uint32_t)a->nq), got = -1;
@@ -593,30 +764,135 @@ int astar_step(astar *a, uint64_t node_budget)
             if ((got = ol_pop(&a->open[(q + k) % a->nq], &n, &f, &h)) == 0)
                 q = (q + k) % a->nq;
         if (got != 0) {
-            a->stop = STOP_EXHAUSTED;
+            if (o && o->busy) {
+                unlock(a);
+                sched_yield();
+                continue;
+            }
+            finish(a, STOP_EXHAUSTED);
+            unlock(a);
             break;
         }
-        a->cq = q;
+        w->cq = q;
         node *nd = nodes_at(&a->ns, n);
         if (node_closed(nd) || node_h(nd) != h || f_of(a, q, node_g(nd), h) != f) {
-            a->checks++; /* stale entry: count it towards the limit checks */
+            unlock(a);
+            w->checks++; /* stale entry: count it towards the limit checks */
             continue;
         }
-        out->st.setpos_steps += pstack_set(&a->path, &a->pos, &a->ns, n);
+        w->st->setpos_steps += pstack_set(&w->path, &w->pos, &a->ns, n);
+        w->busy = 1;
+        w->busy_f = f;
+        if (o) {
+            uint32_t lbf = o->busy && o->busy_f < f ? o->busy_f : f;
+            if (lbf > out->st.best_lower_bound)
+                out->st.best_lower_bound = lbf;
+        }
+        unlock(a);
         if (cfg->check)
-            debug_check(a);
-        reach_compute(&a->reach[0], &a->pos, a->pos.player);
-        out->st.reach_calls++;
-        if (h == 0 && pos_solved(&a->pos) && board_end_ok(a->b, &a->reach[0])) {
+            debug_check(w);
+        reach_compute(&w->reach[0], &w->pos, w->pos.player);
+        w->st->reach_calls++;
+        if (h == 0 && pos_solved(&w->pos) && board_end_ok(a->b, &w->reach[0])) {
+            lock(a);
+            o = other_worker(a, w);
+            /* the other worker may have expanded a node since the goal was
+             * taken, and queued children of lower f */
+            if (o && (o->busy || ol_min_f(&a->open[0]) < f)) {
+                w->busy = 0;
+                int full = queue_node(a, n, f, h) != 0;
+                unlock(a);
+                if (full) {
+                    finish(a, STOP_MEMORY);
+                    break;
+                }
+                sched_yield();
+                continue;
+            }
             a->goal = n;
+            w->busy = 0;
+            finish(a, STOP_NONE);
+            unlock(a);
             break;
         }
-        a->fmin = f;
-        if (f > out->st.best_lower_bound)
+        w->fmin = f;
+        if (!o && f > out->st.best_lower_bound)
             out->st.best_lower_bound = f;
-        lb_solve(&a->lb, &a->sols[0], a->pos.boxes);
-        if (expand(a, n, 0))
+        lb_solve(&w->lb, &w->sols[0], w->pos.boxes);
+        int stop = expand(w, n, 0);
+        lock(a);
+        w->busy = 0;
+        unlock(a);
+        if (stop)
             break;
+    }
+    return 1;
+}
+
+static void helper_run(void *arg)
+{
+    aworker *w = arg;
+    run_loop(w, 0);
+}
+
+/* Optimal mode: if a thread of the run is idle, lends it to this search as
+ * a second worker. Called by worker 0 between expansions (at the start and
+ * every 1,024 expansions until a thread comes). The worker is set up once,
+ * at the first call, and waits in a->spare until a thread is lent. */
+static void try_lend(astar *a)
+{
+    search_limits *lim = a->lim;
+    aworker *w = a->spare;
+    if (!w) {
+        w = xcalloc(1, sizeof *w);
+        worker_init(a, w, &w->own);
+        undo_rec none = {0, 0, 0, 0};
+        pstack_push(&w->path, a->root, &none);
+        if (dl_charge(&w->dl, a->mem) != 0 ||
+            lb_init(&w->lb, a->b, a->cfg->matching, a->mem) != 0) {
+            worker_free(a, w);
+            free(w);
+            a->lend_ok = 0;
+            return;
+        }
+        a->spare = w;
+    }
+    a->w1 = w;
+    a->par = 1; /* before the thread starts: it reads the store under the lock */
+    if (!spares_lend(lim->spares, &a->task, helper_run, w)) {
+        a->par = 0;
+        a->w1 = NULL;
+        return;
+    }
+    a->spare = NULL;
+    mem_grow(a->mem, lim->spares->share);
+    a->w0.st->lent_threads++;
+}
+
+int astar_step(astar *a, uint64_t node_budget)
+{
+    search_outcome *out = a->out;
+    if (a->finished)
+        return 1;
+    a->budget = node_budget;
+    /* a lent thread only for a whole optimal search (astar_solve) */
+    a->lend_ok = node_budget == 0 && a->cfg->optimal && a->lim->spares != NULL;
+    if (a->lend_ok)
+        try_lend(a);
+    if (run_loop(&a->w0, node_budget) == 0)
+        return 0;
+    if (a->spare) {
+        worker_free(a, a->spare);
+        free(a->spare);
+        a->spare = NULL;
+    }
+    if (a->w1) {
+        spares_wait(a->lim->spares, &a->task);
+        a->par = 0;
+        stats_add(&out->st, &a->w1->own);
+        worker_free(a, a->w1);
+        free(a->w1);
+        a->w1 = NULL;
     }
     out->stop = a->stop;
     a->finished = 1;
@@ -640,25 +916,14 @@ void astar_end(astar *a)
     ol_free(&a->open[0]);
     ol_free(&a->open[1]);
     nodes_free(&a->ns);
-    if (a->lb.dist_t)
-        lb_free(&a->lb);
-    for (int d = 0; d < MAX_EXT_DEPTH + 2; d++) {
-        reach_free(&a->reach[d]);
-        lb_sol_free(&a->sols[d]);
-    }
-    dl_uncharge(&a->dl, a->mem);
-    dl_free(&a->dl);
+    worker_free(a, &a->w0);
     packing_free(&a->pk);
     free(a->rank);
     free(a->room_next);
     free(a->goal_index);
     boxpath_free(&a->bp);
     free(a->dirs);
-    for (int d = 0; d < MAX_EXT_DEPTH + 2; d++)
-        free(a->allow[d]);
-    pstack_free(&a->path);
     u32map_free(&a->deferred);
-    pos_free(&a->pos);
     free(a);
 }
 

@@ -12,7 +12,13 @@
  *    at once, reusing the reachability computed to normalize it.
  *  - Optimal mode (w = 1, admissible and consistent bound, goal tested when
  *    it is the lowest f): the push count found is optimal. Fast mode weights
- *    the bound and stops at the first goal generated. */
+ *    the bound and stops at the first goal generated.
+ *  - Two workers (optimal mode, astar_solve with an idle thread in
+ *    lim->spares): each has its own board, bound and deadlock layer; the
+ *    node store and the open list are shared under a spin lock. A goal is
+ *    accepted, and an empty open list ends the search, only while the other
+ *    worker expands nothing; the lower bound is the least f being expanded
+ *    (run_loop in astar.c gives the argument). */
 #ifndef KEEPER_ASTAR_H
 #define KEEPER_ASTAR_H
 
