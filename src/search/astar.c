@@ -181,8 +181,8 @@ static int expand(aworker *w, uint32_t n, int depth);
  * expansion of the main loop. Returns 1 (a->stop says why) when a limit is
  * hit or the other worker has ended the search. Never called under the
  * lock. With two workers, worker 0 reports progress and checks the node
- * limit on both workers' counts (the other's read as it runs: a report may
- * lag by a few expansions). */
+ * limit on the positions both have stored (the other counters of a
+ * progress report are its own). */
 static int limits_hit(aworker *w)
 {
     astar *a = w->a;
@@ -204,8 +204,12 @@ static int limits_hit(aworker *w)
     if (w != &a->w0) {
         sr = search_check_limits(a->lim, w->st, NULL);
     } else if (a->par) {
+        /* the positions stored by both, from the store itself (the other
+         * worker's counters are its own until the end) */
         stats both = *w->st;
-        stats_add(&both, &a->w1->own);
+        lock(a);
+        both.nodes = a->ns.count;
+        unlock(a);
         sr = search_check_limits(a->lim, &both, &a->next_progress);
     } else {
         sr = search_check_limits(a->lim, w->st, &a->next_progress);
@@ -756,6 +760,13 @@ static int run_loop(aworker *w, uint64_t node_budget)
         if (w == &a->w0 && a->lend_ok && !a->w1 && ++a->lend_tick % 1024 == 0)
             try_lend(a);
         lock(a);
+        if (atomic_load_explicit(&a->done, memory_order_relaxed)) {
+            /* the other worker ended the search while this one waited for
+             * the lock (it may have accepted a goal: taking another one
+             * now would replace it) */
+            unlock(a);
+            break;
+        }
         aworker *o = other_worker(a, w);
         /* With two open lists, expansions alternate between them. */
         uint32_t n, f, h;
@@ -795,6 +806,11 @@ static int run_loop(aworker *w, uint64_t node_budget)
         w->st->reach_calls++;
         if (h == 0 && pos_solved(&w->pos) && board_end_ok(a->b, &w->reach[0])) {
             lock(a);
+            if (atomic_load_explicit(&a->done, memory_order_relaxed)) {
+                w->busy = 0;
+                unlock(a);
+                break;
+            }
             o = other_worker(a, w);
             /* the other worker may have expanded a node since the goal was
              * taken, and queued children of lower f */

@@ -374,9 +374,9 @@ static void run_astar_lent(const board *b, const void *cfg, search_limits *lim, 
 
 /* Push-optimal A* with a lent thread: both workers share the node store
  * and the open list. On Boxoban levels it must find BFS's push count (the
- * cross-check), each level with the second thread. (A goal accepted while
- * the other worker's last expansion had queued a lower f showed here once,
- * in a loaded run: 20 pushes for 18.) */
+ * cross-check), each level with the second thread. (Under the thread
+ * sanitizer, make test-tsan, it caught a worker accepting a second goal
+ * after the other had accepted the optimal one: 20 pushes for 18.) */
 TEST(threads_optimal_astar_two_workers_match_bfs)
 {
     spares s;
