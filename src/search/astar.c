@@ -347,6 +347,8 @@ static int make_child(aworker *w, uint32_t n, int depth, int i, sq_t from, sq_t 
         w->st->reach_calls++;
     }
     uint64_t hash = p->hash ^ b->zplayer[norm];
+    if (a->par)
+        nodes_prefetch(&a->ns, hash); /* while waiting for the lock */
     lock(a);
     uint32_t ex = nodes_find(&a->ns, hash);
     if (ex != NODE_NONE) {

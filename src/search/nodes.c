@@ -94,10 +94,11 @@ static int grow_table(node_store *s)
     }
     mem_free(s->mem, s->heads, sizeof(uint32_t) * old);
     mem_free(s->mem, s->filter, (s->fmask + 1) / 8);
-    s->heads = h;
-    s->hmask = mask;
-    s->filter = f;
-    s->fmask = fmask;
+    /* atomic stores: nodes_prefetch reads these without the lock */
+    __atomic_store_n(&s->heads, h, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->hmask, mask, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->filter, f, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->fmask, fmask, __ATOMIC_RELAXED);
     return 0;
 }
 

@@ -100,4 +100,24 @@ uint32_t nodes_find(const node_store *s, uint64_t hash);
 uint32_t nodes_add(node_store *s, uint64_t hash, uint32_t parent, uint32_t from, uint32_t to,
                    uint32_t dir, uint32_t g, uint32_t h);
 
+/* Brings the table entries of `hash` (its filter word and chain head)
+ * towards the cache before a lookup made under a lock, so that the lock is
+ * held for less of their memory latency. A hint only: another thread may
+ * be growing the store (its arrays then replaced); the fields are read
+ * atomically, and a prefetch of a stale address does no harm. */
+static inline void nodes_prefetch(const node_store *s, uint64_t hash)
+{
+#if defined(__GNUC__)
+    const uint64_t *f = __atomic_load_n(&s->filter, __ATOMIC_RELAXED);
+    uint64_t fm = __atomic_load_n(&s->fmask, __ATOMIC_RELAXED);
+    const uint32_t *h = __atomic_load_n(&s->heads, __ATOMIC_RELAXED);
+    uint32_t hm = __atomic_load_n(&s->hmask, __ATOMIC_RELAXED);
+    __builtin_prefetch(f + ((hash & fm) >> 6));
+    __builtin_prefetch(h + ((uint32_t)(hash >> 32) & hm));
+#else
+    (void)s;
+    (void)hash;
+#endif
+}
+
 #endif
