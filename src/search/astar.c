@@ -1,5 +1,6 @@
-/* astar.c: A* over pushes with a transposition table, SetPosition and the
- * depth-first extension (see astar.h). */
+/* astar.c: A* over pushes with a transposition table, SetPosition, the
+ * depth-first extension, and push-optimal proofs on two workers (see
+ * astar.h). */
 #include "astar.h"
 #include "nodes.h"
 #include "openlist.h"
@@ -11,15 +12,12 @@
 #include "../core/reach.h"
 #include "../deadlock/layer.h"
 #include "../heuristic/lowerbound.h"
-#include "../util/u32map.h"
 #include "../util/spares.h"
+#include "../util/u32map.h"
 #include "../util/util.h"
 
-#include <pthread.h>
 #include <sched.h>
-#include <stdio.h>
 #include <stdatomic.h>
-
 #include <stdlib.h>
 #include <string.h>
 
