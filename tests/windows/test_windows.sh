@@ -82,16 +82,21 @@ if [ -x /usr/lib/wine/wine64 ]; then
     export WINELOADER=/usr/lib/wine/wine64
 fi
 
-# w FILE ARGS...: runs the host under Wine (the loader of $bits), its
-# output (without the console's carriage returns) in FILE
+# wrun ARGS...: runs a Windows program under the loader of $bits
+wrun() {
+    if [ "$bits" = 64 ]; then
+        "$WINE64" "$@"
+    else
+        env -u WINELOADER wine "$@"
+    fi
+}
+
+# w FILE ARGS...: wrun, its output (without the console's carriage
+# returns) in FILE
 w() {
     out=$1
     shift
-    if [ "$bits" = 64 ]; then
-        "$WINE64" "$@" 2>&1 | tr -d '\r' > "$out"
-    else
-        env -u WINELOADER wine "$@" 2>&1 | tr -d '\r' > "$out"
-    fi
+    wrun "$@" 2>&1 | tr -d '\r' > "$out"
 }
 
 # stopped KIND WHAT: the host's KIND run on demo-hard's level 1 ends
@@ -208,11 +213,7 @@ for bits in 64 32; do
     w "$WORK/exe.verify" "$dir/keeper.exe" verify levels/demo.xsb "$WORK/linux.lurd"
     grep -q '8 valid' "$WORK/exe.verify" && pass ||
         fail "win$bits: keeper.exe verify: $(tail -n 2 "$WORK/exe.verify")"
-    if [ "$bits" = 64 ]; then
-        "$WINE64" "$dir/keeper.exe" solve no-such-file.xsb > "$WORK/exe.err" 2>&1
-    else
-        env -u WINELOADER wine "$dir/keeper.exe" solve no-such-file.xsb > "$WORK/exe.err" 2>&1
-    fi
+    wrun "$dir/keeper.exe" solve no-such-file.xsb > "$WORK/exe.err" 2>&1
     rc=$?
     [ $rc -eq 2 ] && grep -q 'no-such-file.xsb.*error' "$WORK/exe.err" && pass ||
         fail "win$bits: keeper.exe on a missing file: exit $rc, $(head -c 200 "$WORK/exe.err")"
