@@ -48,7 +48,8 @@ void driver_configs(const options *o, search_configs *sc)
         .capsets = (int)o->capsets,
         .corrals = (int)o->corrals,
         .deadlock_search = (int)o->deadlock_search,
-        /* push-optimal A* goes faster without it (--optimal-local) */
+        /* in push-optimal A* too unless --no-optimal-local (short proofs
+         * go faster without it, long ones need it) */
         .local = (int)(o->local && (o->optimal != 1 || o->optimal_local)),
         .stuck = (int)o->stuck,
     };

@@ -56,7 +56,7 @@
     X(capsets, INT, 1, 0, 1, "fess: prune pushes that break a capacity-counted set of the reversible regions (a trap over its goals, a source set under them)") \
     X(corrals, INT, 1, 0, 1, "PI-corral pruning")                                            \
     X(local, INT, 1, 0, 1, "local deadlock search on the pushed box and the boxes near it") \
-    X(optimal_local, INT, 0, 0, 1, "push-optimal mode: the local deadlock search as well (off: on XSokoban's proofs it costs more time than the positions it saves)") \
+    X(optimal_local, INT, 1, 0, 1, "push-optimal mode: the local deadlock search as well (on: it decides XSokoban 5's 600 s proof; off: short proofs 6-17 % faster)") \
     X(stuck, INT, 1, 0, 1, "learned deadlock patterns: the sets the local and corral searches prove dead, and (fess) positions with large subtrees") \
     X(deadlock_search, INT, 50, 0, 1000000,                                                  \
       "positions per corral deadlock search (0 = off)")                                      \
