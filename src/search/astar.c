@@ -677,6 +677,7 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
         a->finished = 1;
         return a;
     }
+    a->ns.deadline_ns = &lim->deadline_ns; /* no rehash past the limit */
     /* The root. */
     {
         sq_t norm = reach_compute(&w->reach[0], &w->pos, w->pos.player);

@@ -1,5 +1,6 @@
 /* nodes.c: chunked node store with a chained hash table. */
 #include "nodes.h"
+#include "../util/timer.h"
 
 #include <string.h>
 
@@ -125,7 +126,9 @@ uint32_t nodes_add(node_store *s, uint64_t hash, uint32_t parent, uint32_t from,
     /* Keep chains short: at most two nodes per head on average. The table
      * grows before the store is full, so a failed growth only lengthens
      * chains; it is not fatal. */
-    if (s->count >= 2 * ((size_t)s->hmask + 1))
+    if (s->count >= 2 * ((size_t)s->hmask + 1) &&
+        (!s->deadline_ns || !*s->deadline_ns ||
+         timer_now_ns() + (int64_t)s->count * NODE_REHASH_NS < *s->deadline_ns))
         grow_table(s);
     uint32_t i = s->count++;
     node *n = nodes_at(s, i);

@@ -79,7 +79,13 @@ typedef struct node_store {
                          for every stored hash */
     uint64_t fmask;
     membudget *mem;
+    /* When set: the time limit (timer_now_ns, 0 = none). The table then
+     * grows only where the rehash (NODE_REHASH_NS a position) ends before
+     * it: a rehash of 134 M positions took 3.5 s past a 600 s limit. */
+    const int64_t *deadline_ns;
 } node_store;
+
+#define NODE_REHASH_NS 40
 
 /* Bytes a stored position costs on average (node + table share). */
 #define NODE_BYTES_PER_POSITION (sizeof(node) + 2 * sizeof(uint32_t) + 2)
