@@ -2,6 +2,7 @@
  * basesearch.h). */
 #include "basesearch.h"
 #include "../analysis/packing.h"
+#include "../core/blocks.h"
 #include "../util/heap.h"
 #include "../util/mem.h"
 #include "../util/timer.h"
@@ -15,6 +16,10 @@
 #define PLAN_DEFAULT_NODES 50000u
 #define PLAN_CELLS_SHORT 2000u /* see plan_pick */
 #define FAR_WALK 6 /* an eliminated base is at least this many steps away */
+/* A pull walk answers its first sides by floods; once one flood visits
+ * more squares than this, it builds the blocks of the floor (blocks.h) and
+ * answers the rest from them. Speed only: the answers are the same. */
+#define SIDES_FLOOD_BUDGET 48
 
 /* A position of the base search; its box and base sets live in `bits`. */
 typedef struct bnode {
@@ -75,6 +80,8 @@ typedef struct basesearch {
     uint8_t *side_mask;          /* [4 * nsq] */
     int32_t *queue, *pdepth;     /* [4 * nsq] */
     uint32_t pstamp;
+    blocks bk;        /* the floor's blocks with the walking box lifted */
+    int bk_ready;     /* bk is built for the current pull walk */
     pull_move *moves; /* [4 * nsq] */
     pend_move *pend;  /* pulls waiting while no pull eliminates */
     uint32_t npend, pend_cap;
@@ -136,8 +143,9 @@ static sq_t flood(basesearch *s, sq_t from)
     return fill(s, from, new_stamp(s));
 }
 
-/* The sides of the box on `box` that a player on `pl` reaches. */
-static int sides_reached(basesearch *s, sq_t box, sq_t pl)
+/* The sides of the box on `box` that a player on `pl` reaches, or -1
+ * when the flood visits more than `budget` squares (0: no budget). */
+static int sides_reached(basesearch *s, sq_t box, sq_t pl, int budget)
 {
     const board *b = s->b;
     int want = 0, got = 0;
@@ -155,6 +163,8 @@ static int sides_reached(basesearch *s, sq_t box, sq_t pl)
     s->stamp[pl] = ts;
     s->stack[tail++] = pl;
     while (head < tail) {
+        if (budget && tail > budget)
+            return -1;
         sq_t q = s->stack[head++];
         for (int d = 0; d < 4; d++) {
             sq_t t = b->nb[q][d];
@@ -169,6 +179,32 @@ static int sides_reached(basesearch *s, sq_t box, sq_t pl)
                 return got;
         }
     }
+    return got;
+}
+
+/* sides_reached for a state of a pull walk: the box on `box` (s->occ
+ * marks it), the player on its neighbour in direction dpl. Floods while
+ * they stay small; then the blocks of the floor with the box lifted. */
+static int walk_sides(basesearch *s, sq_t box, int dpl)
+{
+    const board *b = s->b;
+    if (!s->bk_ready) {
+        int got = sides_reached(s, box, b->nb[box][dpl], SIDES_FLOOD_BUDGET);
+        if (got >= 0)
+            return got;
+        s->occ[box] = 0;
+        blocks_build(&s->bk, b, s->occ, box);
+        s->occ[box] = 1;
+        s->bk_ready = 1;
+    }
+    int free_side = 0;
+    for (int d = 0; d < 4; d++) {
+        sq_t t = b->nb[box][d];
+        if (t != SQ_NONE && !s->occ[t])
+            free_side |= 1 << d;
+    }
+    int got = blocks_sides(&s->bk, box, dpl, free_side);
+    DEBUG_CHECK(got == sides_reached(s, box, b->nb[box][dpl], 0));
     return got;
 }
 
@@ -187,7 +223,8 @@ static int pull_moves(basesearch *s, sq_t from, sq_t player)
     }
     uint32_t ps = s->pstamp;
     int head = 0, tail = 0, n = 0;
-    int sides0 = sides_reached(s, from, player);
+    s->bk_ready = 0;
+    int sides0 = sides_reached(s, from, player, 0);
     for (int d = 0; d < 4; d++)
         if (sides0 & (1 << d)) {
             s->side_stamp[from * 4 + d] = ps;
@@ -220,7 +257,7 @@ static int pull_moves(basesearch *s, sq_t from, sq_t player)
             s->occ[box] = 1;
             cur = box;
         }
-        int sides = sides_reached(s, box, pl);
+        int sides = walk_sides(s, box, st % 4);
         for (int d = 0; d < 4; d++)
             if (sides & (1 << d)) {
                 s->side_stamp[box * 4 + d] = ps;
@@ -765,6 +802,7 @@ static void basesearch_free(basesearch *s)
         mem_free(m, s->pend, sizeof(pend_move) * s->pend_cap);
     if (s->scratch)
         mem_free(m, s->scratch, s->scratch_bytes);
+    blocks_free(&s->bk);
 }
 
 /* Turns the pulls from the root to node `best` into forward steps. */
@@ -934,6 +972,7 @@ int plan_compute(plan *pl, const board *b, membudget *mem, uint64_t max_nodes,
         return -1;
     }
     scratch_carve(&s, s.scratch);
+    blocks_init(&s.bk, b->nsq);
     compute_base_reach(&s);
     /* Roots: a box on every goal, the player in each zone the goals leave
      * free (all registered before any expansion). */

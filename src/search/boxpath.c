@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define BOXPATH_FLOOD_BUDGET 48 /* see boxpath.flood_budget */
+
 void boxpath_init(boxpath *bp, int nsq)
 {
     bp->nsq = nsq;
@@ -17,6 +19,10 @@ void boxpath_init(boxpath *bp, int nsq)
     bp->side_stamp = xcalloc((size_t)nsq * 4, sizeof(uint32_t));
     bp->side_mask = xmalloc((size_t)nsq * 4);
     reach_init(&bp->r, nsq);
+    bp->flood_budget = BOXPATH_FLOOD_BUDGET;
+    bp->bk_ready = 0;
+    blocks_init(&bp->bk, nsq);
+    bp->blocked = xmalloc((size_t)(nsq > 0 ? nsq : 1));
 }
 
 void boxpath_free(boxpath *bp)
@@ -28,6 +34,8 @@ void boxpath_free(boxpath *bp)
     free(bp->side_stamp);
     free(bp->side_mask);
     reach_free(&bp->r);
+    blocks_free(&bp->bk);
+    free(bp->blocked);
     memset(bp, 0, sizeof *bp);
 }
 
@@ -35,7 +43,7 @@ void boxpath_free(boxpath *bp)
  * mask of directions (bit d: the neighbour in direction d). A breadth-first
  * walk that stops as soon as every free side is found, so in open areas it
  * looks only around the box. */
-static int sides_reached(boxpath *bp, const position *p, sq_t box, sq_t pl)
+static int sides_reached(boxpath *bp, const position *p, sq_t box, sq_t pl, int budget)
 {
     const board *b = p->b;
     int want = 0, got = 0;
@@ -56,6 +64,8 @@ static int sides_reached(boxpath *bp, const position *p, sq_t box, sq_t pl)
     queue[tail++] = pl;
     const sq_t *side = b->nb[box];
     while (head < tail) {
+        if (budget && tail > budget)
+            return -1;
         sq_t s = queue[head++];
         for (int d = 0; d < 4; d++) {
             sq_t t = b->nb[s][d];
@@ -72,6 +82,8 @@ static int sides_reached(boxpath *bp, const position *p, sq_t box, sq_t pl)
     }
     return got;
 }
+
+static int walk_sides(boxpath *bp, const position *p, sq_t box, int dpl);
 
 /* A necessary condition, cheap to test: the box can go from `from` to `to`
  * in at most max_pushes pushes (0 = no cap) when the player could always
@@ -133,6 +145,7 @@ int boxpath_search_dir(boxpath *bp, position *p, sq_t from, sq_t to, int last_di
     }
     sq_t player0 = p->player;
     int head = 0, tail = 0, found = -1;
+    bp->bk_ready = 0;
     bp->queue[tail++] = START;
     sq_t cur_box = from;
     while (head < tail && found < 0) {
@@ -155,7 +168,7 @@ int boxpath_search_dir(boxpath *bp, position *p, sq_t from, sq_t to, int last_di
         if (st != START && bp->side_stamp[st] == bp->stamp) {
             sides = bp->side_mask[st];
         } else {
-            sides = sides_reached(bp, p, box, pl);
+            sides = st == START ? sides_reached(bp, p, box, pl, 0) : walk_sides(bp, p, box, st % 4);
             for (int d = 0; d < 4; d++)
                 if (sides & (1 << d)) {
                     bp->side_stamp[box * 4 + d] = bp->stamp;
@@ -207,6 +220,7 @@ static int walk_begin(boxpath *bp, const position *p, const reach *r, sq_t from)
         memset(bp->side_stamp, 0, sizeof(uint32_t) * (size_t)bp->nsq * 4);
         bp->stamp = 1;
     }
+    bp->bk_ready = 0;
     int sides0 = 0;
     for (int d = 0; d < 4; d++) {
         sq_t t = b->nb[from][d];
@@ -220,6 +234,34 @@ static int walk_begin(boxpath *bp, const position *p, const reach *r, sq_t from)
             bp->mark[from * 4 + d] = bp->stamp;
         }
     return sides0;
+}
+
+/* sides_reached for a state of a walk: the box on `box`, the player on
+ * its neighbour in direction dpl. Floods while they stay small; then the
+ * blocks of the floor with the walking box lifted (bp->bk_ready is cleared
+ * at each walk's start). */
+static int walk_sides(boxpath *bp, const position *p, sq_t box, int dpl)
+{
+    const board *b = p->b;
+    if (!bp->bk_ready) {
+        int got = sides_reached(bp, p, box, b->nb[box][dpl], bp->flood_budget);
+        if (got >= 0)
+            return got;
+        for (int q = 0; q < b->nsq; q++)
+            bp->blocked[q] = p->box_at[q] != NO_BOX;
+        bp->blocked[box] = 0;
+        blocks_build(&bp->bk, b, bp->blocked, box);
+        bp->bk_ready = 1;
+    }
+    int free_side = 0;
+    for (int d = 0; d < 4; d++) {
+        sq_t t = b->nb[box][d];
+        if (t != SQ_NONE && p->box_at[t] == NO_BOX)
+            free_side |= 1 << d;
+    }
+    int got = blocks_sides(&bp->bk, box, dpl, free_side);
+    DEBUG_CHECK(got == sides_reached(bp, p, box, b->nb[box][dpl], 0));
+    return got;
 }
 
 /* Serves state st of a walk: puts the box (now on *cur_box) and the player
@@ -236,7 +278,7 @@ static int walk_serve(boxpath *bp, position *p, int st, sq_t *cur_box)
         *cur_box = box;
     }
     p->player = pl;
-    int sides = sides_reached(bp, p, box, pl);
+    int sides = walk_sides(bp, p, box, st % 4);
     for (int d = 0; d < 4; d++)
         if (sides & (1 << d)) {
             bp->side_stamp[box * 4 + d] = bp->stamp;

@@ -6,6 +6,7 @@
 #ifndef KEEPER_BOXPATH_H
 #define KEEPER_BOXPATH_H
 
+#include "../core/blocks.h"
 #include "../core/position.h"
 #include "../core/reach.h"
 
@@ -21,6 +22,14 @@ typedef struct boxpath {
     uint64_t refused;     /* boxpath_pulls: states its filter refused (a count
                              for the caller's statistics, never reset here) */
     reach r;
+    /* A walk answers its first sides by floods; once one flood visits more
+     * than flood_budget squares (0: never), it builds the blocks of the
+     * floor with the walking box lifted (blocks.h) and answers the rest
+     * from them. Speed only: the answers are the same. */
+    int flood_budget;
+    int bk_ready;      /* bk is built for the current walk */
+    blocks bk;
+    uint8_t *blocked;  /* [nsq] the other boxes, for blocks_build */
 } boxpath;
 
 void boxpath_init(boxpath *bp, int nsq);

@@ -404,3 +404,114 @@ TEST(pathbuild_rebuilds_walks_between_pushes)
     test_level_free(&b, &p);
     collection_free(&c);
 }
+
+/* ---------------------------------------------------------- blocks */
+
+#include "../../src/core/blocks.h"
+
+/* The sides of a box on q that a player on q's neighbour in direction dpl
+ * reaches, by a flood with q blocked: the definition blocks_sides answers. */
+static int sides_by_flood(const board *b, uint8_t *blocked, sq_t q, int dpl, sq_t *queue,
+                          uint8_t *seen)
+{
+    memset(seen, 0, (size_t)b->nsq);
+    int head = 0, tail = 0;
+    sq_t start = b->nb[q][dpl];
+    seen[start] = 1;
+    queue[tail++] = start;
+    while (head < tail) {
+        sq_t s = queue[head++];
+        for (int d = 0; d < 4; d++) {
+            sq_t t = b->nb[s][d];
+            if (t != SQ_NONE && t != q && !blocked[t] && !seen[t]) {
+                seen[t] = 1;
+                queue[tail++] = t;
+            }
+        }
+    }
+    int got = 0;
+    for (int d = 0; d < 4; d++) {
+        sq_t t = b->nb[q][d];
+        if (t != SQ_NONE && !blocked[t] && seen[t])
+            got |= 1 << d;
+    }
+    return got;
+}
+
+/* Random blocked squares (a share of 1 in `every`), blocks built from a
+ * random root, every square of its component and every side checked
+ * against the flood. Returns the number of answers checked. */
+static int check_blocks_level(const level *lv, int rounds, uint64_t seed)
+{
+    board b;
+    position p;
+    if (test_level_setup(lv, &b, &p) != 0)
+        return 0;
+    blocks bk;
+    blocks_init(&bk, b.nsq);
+    uint8_t *blocked = malloc((size_t)b.nsq), *seen = malloc((size_t)b.nsq);
+    sq_t *queue = malloc(sizeof(sq_t) * (size_t)b.nsq);
+    int checked = 0;
+    for (int r = 0; r < rounds; r++) {
+        int every = 2 + r % 5;
+        for (int s = 0; s < b.nsq; s++)
+            blocked[s] = test_rng_next(&seed) % (uint64_t)every == 0;
+        sq_t root = (sq_t)(test_rng_next(&seed) % (uint64_t)b.nsq);
+        blocked[root] = 0;
+        blocks_build(&bk, &b, blocked, root);
+        for (sq_t q = 0; q < b.nsq; q++) {
+            if (blocked[q]) {
+                CHECK(!blocks_has(&bk, q));
+                continue;
+            }
+            if (!blocks_has(&bk, q))
+                continue;
+            int free_side = 0;
+            for (int d = 0; d < 4; d++) {
+                sq_t t = b.nb[q][d];
+                if (t != SQ_NONE && !blocked[t])
+                    free_side |= 1 << d;
+            }
+            for (int d = 0; d < 4; d++) {
+                if (!(free_side & (1 << d)))
+                    continue;
+                int want = sides_by_flood(&b, blocked, q, d, queue, seen);
+                int got = blocks_sides(&bk, q, d, free_side);
+                if (got != want) {
+                    test_fail(__FILE__, __LINE__, "level %d round %d square %d side %d: blocks %x, flood %x",
+                              lv->index, r, (int)q, d, got, want);
+                    r = rounds;
+                    break;
+                }
+                checked++;
+            }
+        }
+    }
+    free(queue);
+    free(seen);
+    free(blocked);
+    blocks_free(&bk);
+    test_level_free(&b, &p);
+    return checked;
+}
+
+TEST(blocks_sides_match_floods)
+{
+    collection c;
+    REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
+    int checked = 0;
+    for (int k = 0; k < c.nlevels; k++)
+        checked += check_blocks_level(&c.levels[k], 20, 11 + (uint64_t)k);
+    collection_free(&c);
+    CHECK(checked > 2000);
+    const char *path = test_shared_level("xsokoban90.xsb");
+    if (!path)
+        SKIP("shared XSokoban levels not found (the demo levels were checked)");
+    REQUIRE(collection_load(&c, path) == 0);
+    int big = 0;
+    for (int k = 0; k < c.nlevels; k += test_quick() ? 15 : 3)
+        big += check_blocks_level(&c.levels[k], 10, 1000 + (uint64_t)k);
+    collection_free(&c);
+    CHECK(big > (test_quick() ? 3000 : 15000));
+    printf("  blocks: %d sides checked on the demo levels, %d on XSokoban\n", checked, big);
+}

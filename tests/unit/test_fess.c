@@ -149,6 +149,9 @@ static int check_level_moves(const level *lv, int steps, uint64_t seed)
         return 0;
     boxpath bp;
     boxpath_init(&bp, b.nsq);
+    /* odd seeds: the blocks of the floor answer the walks' sides from the
+     * first flood on (boxpath.flood_budget); even seeds: floods only */
+    bp.flood_budget = seed % 2 ? 1 : 0;
     reach r;
     reach_init(&r, b.nsq);
     int checked = 0;

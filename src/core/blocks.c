@@ -1,0 +1,95 @@
+/* blocks.c: the blocks of the free floor (see blocks.h). */
+#include "blocks.h"
+#include "../util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void blocks_init(blocks *bk, int nsq)
+{
+    memset(bk, 0, sizeof *bk);
+    bk->nsq = nsq;
+    size_t n = nsq > 0 ? (size_t)nsq : 1;
+    bk->blk = xmalloc(sizeof(uint32_t) * n * 4);
+    bk->disc = xmalloc(sizeof(uint32_t) * n);
+    bk->low = xmalloc(sizeof(uint32_t) * n);
+    bk->seen = xcalloc(n, sizeof(uint32_t));
+    bk->frame = xmalloc(sizeof(sq_t) * n);
+    bk->next = xmalloc(n);
+    bk->edges = xmalloc(sizeof(uint32_t) * (2 * n + 4));
+}
+
+void blocks_free(blocks *bk)
+{
+    free(bk->blk);
+    free(bk->disc);
+    free(bk->low);
+    free(bk->seen);
+    free(bk->frame);
+    free(bk->next);
+    free(bk->edges);
+    memset(bk, 0, sizeof *bk);
+}
+
+/* Gives the edges on the stack down to (and with) the tree edge u -> v a
+ * new block, in both directions. */
+static void pop_block(blocks *bk, const board *b, uint32_t *ep, sq_t u, sq_t v)
+{
+    uint32_t id = bk->nblk++;
+    for (;;) {
+        uint32_t e = bk->edges[--*ep];
+        sq_t a = (sq_t)(e / 4);
+        int d = (int)(e % 4);
+        sq_t c = b->nb[a][d];
+        bk->blk[e] = id;
+        bk->blk[(size_t)c * 4 + (size_t)DIR_OPP(d)] = id;
+        if (a == u && c == v)
+            return;
+    }
+}
+
+void blocks_build(blocks *bk, const board *b, const uint8_t *blocked, sq_t root)
+{
+    if (++bk->ts == 0) {
+        memset(bk->seen, 0, sizeof(uint32_t) * (size_t)bk->nsq);
+        bk->ts = 1;
+    }
+    uint32_t ts = bk->ts, order = 0, ep = 0;
+    int sp = 0;
+    bk->seen[root] = ts;
+    bk->disc[root] = bk->low[root] = order++;
+    bk->frame[sp] = root;
+    bk->next[sp++] = 0;
+    while (sp > 0) {
+        sq_t v = bk->frame[sp - 1];
+        if (bk->next[sp - 1] < 4) {
+            int d = bk->next[sp - 1]++;
+            sq_t w = b->nb[v][d];
+            if (w == SQ_NONE || blocked[w])
+                continue;
+            if (bk->seen[w] != ts) { /* a tree edge */
+                bk->seen[w] = ts;
+                bk->disc[w] = bk->low[w] = order++;
+                bk->edges[ep++] = (uint32_t)v * 4 + (uint32_t)d;
+                bk->frame[sp] = w;
+                bk->next[sp++] = 0;
+            } else if (sp >= 2 && w == bk->frame[sp - 2]) {
+                continue; /* the tree edge back to the parent (no parallel edges) */
+            } else if (bk->disc[w] < bk->disc[v]) { /* a back edge to an ancestor */
+                bk->edges[ep++] = (uint32_t)v * 4 + (uint32_t)d;
+                if (bk->disc[w] < bk->low[v])
+                    bk->low[v] = bk->disc[w];
+            } /* else w is a finished descendant: its side pushed the edge */
+            continue;
+        }
+        sp--;
+        if (sp == 0)
+            break;
+        sq_t u = bk->frame[sp - 1];
+        if (bk->low[v] < bk->low[u])
+            bk->low[u] = bk->low[v];
+        if (bk->low[v] >= bk->disc[u])
+            pop_block(bk, b, &ep, u, v);
+    }
+    DEBUG_CHECK(ep == 0);
+}

@@ -1,0 +1,63 @@
+/* blocks.h: the blocks (biconnected components) of the free floor, to say
+ * in constant time which sides of a box a player next to it reaches.
+ *
+ * The graph: floor squares that are not blocked (blocked[s] == 0), joined
+ * to their free neighbours. Two edges {q, u} and {q, v} at a square q lie
+ * in the same block exactly when u and v are joined in the graph without
+ * q: so with a box on q (q free in the graph, the box lifted), a player on
+ * the neighbour u reaches the side v of the box exactly when the two edges
+ * share a block. A box walk (one box moving, the others standing) builds
+ * the blocks once, with the moving box lifted, and answers every square it
+ * visits from them, where a flood per square costs the player's region
+ * each time (on a board of 288 boxes, two thirds of a run went to those
+ * floods in the packing plan's base search).
+ *
+ * Built by Tarjan's depth-first search with an edge stack, iteratively,
+ * over the component of one root: O(squares + edges) of that component.
+ * No allocation after blocks_init. */
+#ifndef KEEPER_BLOCKS_H
+#define KEEPER_BLOCKS_H
+
+#include "board.h"
+
+#include <stdint.h>
+
+typedef struct blocks {
+    int nsq;
+    uint32_t *blk;    /* [4 * nsq] block of the edge (q, direction d) */
+    uint32_t *disc;   /* [nsq] discovery order */
+    uint32_t *low;    /* [nsq] lowest discovery reached from the subtree */
+    uint32_t *seen;   /* [nsq] == ts: in the current build's component */
+    uint32_t ts;
+    uint32_t nblk;    /* blocks numbered so far (ids run on across builds) */
+    sq_t *frame;      /* [nsq] the depth-first path */
+    uint8_t *next;    /* [nsq] the next direction to try at each square */
+    uint32_t *edges;  /* [2 * nsq + 4] the edge stack, edges as q * 4 + d */
+} blocks;
+
+void blocks_init(blocks *bk, int nsq);
+void blocks_free(blocks *bk);
+
+/* Builds the blocks of the component of `root` (which must not be
+ * blocked) in the graph of the squares s with blocked[s] == 0. */
+void blocks_build(blocks *bk, const board *b, const uint8_t *blocked, sq_t root);
+
+/* Whether square s lies in the component of the latest build. */
+static inline int blocks_has(const blocks *bk, sq_t s) { return bk->seen[s] == bk->ts; }
+
+/* The sides of a box on q (in the component of the latest build, free in
+ * its graph) that a player on q's neighbour in direction dpl reaches, as a
+ * mask of directions; side e counts when its square is free
+ * (free_side & (1 << e)). */
+static inline int blocks_sides(const blocks *bk, sq_t q, int dpl, int free_side)
+{
+    const uint32_t *e = bk->blk + (size_t)q * 4;
+    uint32_t id = e[dpl];
+    int got = 0;
+    for (int d = 0; d < 4; d++)
+        if ((free_side & (1 << d)) && e[d] == id)
+            got |= 1 << d;
+    return got;
+}
+
+#endif
