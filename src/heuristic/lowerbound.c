@@ -106,6 +106,8 @@ static void augment(lowerbound *lb, lb_sol *s, int r)
     int32_t *way = lb->way;
     uint8_t *used = lb->used;
     int64_t *at = lb->at;
+    if (lb->paths)
+        ++*lb->paths;
     for (int j = 0; j <= n; j++) {
         key[j] = INT64_MAX;
         used[j] = 0;

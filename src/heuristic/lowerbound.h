@@ -34,6 +34,7 @@ typedef struct lowerbound {
     int32_t *way;
     uint8_t *used;
     int64_t *at;       /* scratch, [n + 1]: augment's deferred deltas */
+    uint64_t *paths;   /* when set, counts the augmenting paths run */
     membudget *mem;
 } lowerbound;
 

@@ -37,6 +37,7 @@
     X(cut_tunnel, SUM, "pushes into tunnels that cannot be finished")                 \
     X(packing_macros, SUM, "packing-order macro moves made")                          \
     X(dfs_extensions, SUM, "children expanded at once (equal f)")                     \
+    X(matching_paths, SUM, "augmenting paths of the matching bound (backward search)") \
     X(setpos_steps, SUM, "pushes made and unmade to put positions on the board")      \
     X(reach_calls, SUM, "player reachability computations")                           \
     X(reach_reused, SUM, "reachability updated from the parent's after a push")       \
