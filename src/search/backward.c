@@ -66,9 +66,10 @@ struct backward {
     int64_t gcost;   /* the child's matching cost, for open_key */
     /* The matchings (sol, gsol) of recently expanded positions, by node
      * index modulo lbc_n (a power of two; 0: none), in one block of the
-     * budget (LBC_BYTES at most, a LBC_SHARE-th of a limited budget). An expansion starts from the matching of its node or a near
-     * ancestor when that differs from the position in fewer rows than the
-     * previous expansion's: one augmenting path instead of a dozen (the
+     * budget (LBC_BYTES at most, a LBC_SHARE-th of a limited budget). An
+     * expansion starts from the matching of its node or a near ancestor
+     * when that differs from the position in fewer rows than the previous
+     * expansion's: one augmenting path instead of a dozen (the
      * open list jumps between cells; on boards of 60 to 288 boxes the
      * re-solved rows took half of the backward halves' time). Speed only:
      * the matching's cost is exact from any feasible start. */
@@ -117,7 +118,9 @@ struct backward {
 
 /* ---------------------------------------------------------- matchings */
 
-#define LBC_BYTES ((size_t)32 << 20) /* the cache's memory at most, */
+/* The cache's memory at most (32 MiB stored more positions on Sasquatch VI
+ * 50, and solved no more of Sasquatch IV-VII and Grigr 2001 at 20 s), */
+#define LBC_BYTES ((size_t)8 << 20)
 #define LBC_SHARE 32                 /* and at most this share of the budget */
 #define LBC_SLOTS 4096u             /* and its slots at most */
 #define LBC_UP 3                    /* ancestors looked at (with the node) */
