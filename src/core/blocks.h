@@ -60,4 +60,26 @@ static inline int blocks_sides(const blocks *bk, sq_t q, int dpl, int free_side)
     return got;
 }
 
+/* The pieces that q's component falls into without q: the distinct blocks
+ * of q's edges to free squares (free_side as for blocks_sides; 0 when q
+ * has none). Two blocks that share q meet only through q (the block tree
+ * has no cycles), so with the regions of a graph known, taking q out
+ * makes regions - 1 + pieces. */
+static inline int blocks_pieces(const blocks *bk, sq_t q, int free_side)
+{
+    const uint32_t *e = bk->blk + (size_t)q * 4;
+    uint32_t seen[4];
+    int n = 0;
+    for (int d = 0; d < 4; d++) {
+        if (!(free_side & (1 << d)))
+            continue;
+        int k = 0;
+        while (k < n && seen[k] != e[d])
+            k++;
+        if (k == n)
+            seen[n++] = e[d];
+    }
+    return n;
+}
+
 #endif

@@ -567,6 +567,31 @@ static int regions(backward *w)
     return n;
 }
 
+/* The regions of a child whose pull macro move took the box from `from`
+ * to `to` (on the board), from the expanded position's regions `rg`, when
+ * the walk that made the move built the blocks of the floor with its box
+ * lifted (w->bp.bk_ready; otherwise -1): the lifted box's graph has
+ * rg + 1 - pieces(from) regions and the child that - 1 + pieces(to). */
+static int child_regions(backward *w, int rg, sq_t from, sq_t to)
+{
+    if (!w->bp.bk_ready || rg < 0)
+        return -1;
+    const board *b = w->b;
+    const position *p = &w->pos;
+    int pc[2];
+    for (int k = 0; k < 2; k++) {
+        sq_t q = k ? to : from;
+        int free_side = 0;
+        for (int d = 0; d < 4; d++) {
+            sq_t t = b->nb[q][d];
+            if (t != SQ_NONE && (p->box_at[t] == NO_BOX || t == to))
+                free_side |= 1 << d;
+        }
+        pc[k] = blocks_pieces(&w->bp.bk, q, free_side);
+    }
+    return rg - pc[0] + pc[1];
+}
+
 /* Marks square q as on a cycle (stamp ts); 1 when it was not yet. */
 static inline int on_cycle(backward *w, sq_t q, uint32_t ts)
 {
@@ -791,6 +816,7 @@ static int expand(backward *w, uint32_t n)
     w->st->expanded++;
     const uint8_t *ok = w->cfg->reach ? w->ok : NULL;
     uint32_t ck = 0; /* with cells: the children's cell */
+    int prg = -1;     /* the expanded position's regions, once needed */
     int on_goals = 0; /* the expanded position's boxes on goals */
     if (w->use_cells) {
         ck = w->past[n];
@@ -802,6 +828,8 @@ static int expand(backward *w, uint32_t n)
         if (!reach_box(&w->r, from))
             continue;
         int nm = boxpath_pulls(&w->bp, p, &w->r, from, ok, w->mv);
+        if (w->bp.bk_ready && prg < 0)
+            prg = regions(w); /* the expanded position's, once */
         w->st->generated += (uint64_t)nm;
         w->st->cut_dead += w->bp.refused;
         w->bp.refused = 0;
@@ -857,7 +885,12 @@ static int expand(backward *w, uint32_t n)
                 pos_undo(p, &u);
                 return 1;
             }
-            int rg = regions(w);
+            int rg = child_regions(w, prg, from, m->to);
+            if (rg < 0)
+                rg = regions(w);
+            else if (w->cfg->check && rg != regions(w))
+                die("internal error: a child's regions from the blocks differ from a count");
+            DEBUG_CHECK(rg == regions(w));
             int os = on_start(w);
             if (w->glb_ok) {
                 lb_copy(&w->gcsol, &w->gsol, b->nboxes);
@@ -1130,6 +1163,11 @@ void backward_end(backward *w)
     u32map_free(&w->cell_map); /* (zeroed when unused) */
     pos_free(&w->pos);
     free(w);
+}
+
+void backward_walk_floods(backward *w, int budget)
+{
+    w->bp.flood_budget = budget;
 }
 
 int backward_cuts(backward *w, const position *p)

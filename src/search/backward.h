@@ -99,6 +99,11 @@ void backward_meet_path(const backward *w, uint32_t x, const struct node_store *
 void backward_watch(backward *w, const struct node_store *fwd);
 void backward_unwatch(backward *w, const struct node_store *fwd);
 
+/* Sets the flood budget of w's box walks (boxpath.flood_budget, 48 by
+ * default; 1: the blocks of the floor answer every walk, and the
+ * children's regions come from them). For tests. */
+void backward_walk_floods(backward *w, int budget);
+
 /* For the soundness tests: whether the search's rules would cut position
  * p (1: a box where no start square pushes a lone box with the player on
  * his side; 2: no matching of the boxes to start squares; 0: kept). w

@@ -472,6 +472,20 @@ static int check_blocks_level(const level *lv, int rounds, uint64_t seed)
                 if (t != SQ_NONE && !blocked[t])
                     free_side |= 1 << d;
             }
+            /* the pieces without q: floods from q's free neighbours */
+            int pieces = 0, reached = 0;
+            for (int d = 0; d < 4; d++) {
+                if (!(free_side & (1 << d)) || (reached & (1 << d)))
+                    continue;
+                pieces++;
+                reached |= sides_by_flood(&b, blocked, q, d, queue, seen);
+            }
+            if (blocks_pieces(&bk, q, free_side) != pieces) {
+                test_fail(__FILE__, __LINE__, "level %d round %d square %d: %d pieces, flood %d",
+                          lv->index, r, (int)q, blocks_pieces(&bk, q, free_side), pieces);
+                r = rounds;
+                break;
+            }
             for (int d = 0; d < 4; d++) {
                 if (!(free_side & (1 << d)))
                     continue;
@@ -495,7 +509,7 @@ static int check_blocks_level(const level *lv, int rounds, uint64_t seed)
     return checked;
 }
 
-TEST(blocks_sides_match_floods)
+TEST(blocks_sides_and_pieces_match_floods)
 {
     collection c;
     REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
