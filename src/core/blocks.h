@@ -45,31 +45,43 @@ void blocks_build(blocks *bk, const board *b, const uint8_t *blocked, sq_t root)
 /* Whether square s lies in the component of the latest build. */
 static inline int blocks_has(const blocks *bk, sq_t s) { return bk->seen[s] == bk->ts; }
 
+/* The directions from q (in the component of the latest build) to its
+ * free neighbours: those in the component (a blocked square never is). */
+static inline int blocks_free_side(const blocks *bk, const board *b, sq_t q)
+{
+    int got = 0;
+    for (int d = 0; d < 4; d++) {
+        sq_t t = b->nb[q][d];
+        if (t != SQ_NONE && blocks_has(bk, t))
+            got |= 1 << d;
+    }
+    return got;
+}
+
 /* The sides of a box on q (in the component of the latest build, free in
  * its graph) that a player on q's neighbour in direction dpl reaches, as a
- * mask of directions; side e counts when its square is free
- * (free_side & (1 << e)). */
-static inline int blocks_sides(const blocks *bk, sq_t q, int dpl, int free_side)
+ * mask of directions. */
+static inline int blocks_sides(const blocks *bk, const board *b, sq_t q, int dpl)
 {
     const uint32_t *e = bk->blk + (size_t)q * 4;
     uint32_t id = e[dpl];
-    int got = 0;
+    int free_side = blocks_free_side(bk, b, q), got = 0;
     for (int d = 0; d < 4; d++)
         if ((free_side & (1 << d)) && e[d] == id)
             got |= 1 << d;
     return got;
 }
 
-/* The pieces that q's component falls into without q: the distinct blocks
- * of q's edges to free squares (free_side as for blocks_sides; 0 when q
- * has none). Two blocks that share q meet only through q (the block tree
- * has no cycles), so with the regions of a graph known, taking q out
- * makes regions - 1 + pieces. */
-static inline int blocks_pieces(const blocks *bk, sq_t q, int free_side)
+/* The pieces that q's component (of the latest build) falls into without
+ * q: the distinct blocks of q's edges to free squares (0 when q has none).
+ * Two blocks that share q meet only through q (the block tree has no
+ * cycles), so with the regions of a graph known, taking q out makes
+ * regions - 1 + pieces. */
+static inline int blocks_pieces(const blocks *bk, const board *b, sq_t q)
 {
     const uint32_t *e = bk->blk + (size_t)q * 4;
     uint32_t seen[4];
-    int n = 0;
+    int free_side = blocks_free_side(bk, b, q), n = 0;
     for (int d = 0; d < 4; d++) {
         if (!(free_side & (1 << d)))
             continue;

@@ -576,20 +576,7 @@ static int child_regions(backward *w, int rg, sq_t from, sq_t to)
 {
     if (!w->bp.bk_ready || rg < 0)
         return -1;
-    const board *b = w->b;
-    const position *p = &w->pos;
-    int pc[2];
-    for (int k = 0; k < 2; k++) {
-        sq_t q = k ? to : from;
-        int free_side = 0;
-        for (int d = 0; d < 4; d++) {
-            sq_t t = b->nb[q][d];
-            if (t != SQ_NONE && (p->box_at[t] == NO_BOX || t == to))
-                free_side |= 1 << d;
-        }
-        pc[k] = blocks_pieces(&w->bp.bk, q, free_side);
-    }
-    return rg - pc[0] + pc[1];
+    return rg - blocks_pieces(&w->bp.bk, w->b, from) + blocks_pieces(&w->bp.bk, w->b, to);
 }
 
 /* Marks square q as on a cycle (stamp ts); 1 when it was not yet. */
@@ -890,7 +877,6 @@ static int expand(backward *w, uint32_t n)
                 rg = regions(w);
             else if (w->cfg->check && rg != regions(w))
                 die("internal error: a child's regions from the blocks differ from a count");
-            DEBUG_CHECK(rg == regions(w));
             int os = on_start(w);
             if (w->glb_ok) {
                 lb_copy(&w->gcsol, &w->gsol, b->nboxes);

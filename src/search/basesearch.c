@@ -197,13 +197,7 @@ static int walk_sides(basesearch *s, sq_t box, int dpl)
         s->occ[box] = 1;
         s->bk_ready = 1;
     }
-    int free_side = 0;
-    for (int d = 0; d < 4; d++) {
-        sq_t t = b->nb[box][d];
-        if (t != SQ_NONE && !s->occ[t])
-            free_side |= 1 << d;
-    }
-    int got = blocks_sides(&s->bk, box, dpl, free_side);
+    int got = blocks_sides(&s->bk, b, box, dpl);
     DEBUG_CHECK(got == sides_reached(s, box, b->nb[box][dpl], 0));
     return got;
 }

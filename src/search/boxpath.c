@@ -253,13 +253,7 @@ static int walk_sides(boxpath *bp, const position *p, sq_t box, int dpl)
         blocks_build(&bp->bk, b, bp->blocked, box);
         bp->bk_ready = 1;
     }
-    int free_side = 0;
-    for (int d = 0; d < 4; d++) {
-        sq_t t = b->nb[box][d];
-        if (t != SQ_NONE && p->box_at[t] == NO_BOX)
-            free_side |= 1 << d;
-    }
-    int got = blocks_sides(&bp->bk, box, dpl, free_side);
+    int got = blocks_sides(&bp->bk, b, box, dpl);
     DEBUG_CHECK(got == sides_reached(bp, p, box, b->nb[box][dpl], 0));
     return got;
 }

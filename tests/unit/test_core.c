@@ -480,9 +480,9 @@ static int check_blocks_level(const level *lv, int rounds, uint64_t seed)
                 pieces++;
                 reached |= sides_by_flood(&b, blocked, q, d, queue, seen);
             }
-            if (blocks_pieces(&bk, q, free_side) != pieces) {
+            if (blocks_pieces(&bk, &b, q) != pieces) {
                 test_fail(__FILE__, __LINE__, "level %d round %d square %d: %d pieces, flood %d",
-                          lv->index, r, (int)q, blocks_pieces(&bk, q, free_side), pieces);
+                          lv->index, r, (int)q, blocks_pieces(&bk, &b, q), pieces);
                 r = rounds;
                 break;
             }
@@ -490,7 +490,7 @@ static int check_blocks_level(const level *lv, int rounds, uint64_t seed)
                 if (!(free_side & (1 << d)))
                     continue;
                 int want = sides_by_flood(&b, blocked, q, d, queue, seen);
-                int got = blocks_sides(&bk, q, d, free_side);
+                int got = blocks_sides(&bk, &b, q, d);
                 if (got != want) {
                     test_fail(__FILE__, __LINE__, "level %d round %d square %d side %d: blocks %x, flood %x",
                               lv->index, r, (int)q, d, got, want);
