@@ -96,7 +96,8 @@ void rooms_work_free(rooms_work *w);
 
 /* Room score of position p: how many base links the boxes of p cut (0 when
  * all links survive; at most nlinks). Also sets w->cut[k] for each link.
- * Allocation-free, O(nsq + nlinks). Always 0 when r->nrooms == 0. */
+ * Allocation-free, O(nsq + nlinks); O(1) and always 0 when r->nrooms == 0
+ * or r->nlinks == 0. */
 int rooms_score(const rooms *r, rooms_work *w, const position *p);
 
 /* Index k of the link between rooms a and b (either order), or -1. */
