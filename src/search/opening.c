@@ -25,7 +25,9 @@ typedef struct leg {
     fess *fw[OPENING_HALVES]; /* the forward halves, once the target is known */
     search_outcome fout[OPENING_HALVES];
     int fdone[OPENING_HALVES]; /* that half has ended without a meeting (or is not run) */
-    unsigned turn;         /* the forward half whose turn it is */
+    unsigned turn;         /* forward turns begun: the half whose turn is next */
+    int cur;               /* the half whose turn goes on while left > 0 */
+    uint64_t left;         /* positions left in that turn; 0: the turn is over */
     int done;              /* the leg has given up */
 } leg;
 
@@ -186,19 +188,29 @@ static int leg_turn(opening *o, leg *g, uint64_t limit)
                         nothing about the level's */
         return 0;
     }
-    int k = (int)(g->turn % (unsigned)o->nhalves); /* the next half still running */
-    while (g->fdone[k])
-        k = (k + 1) % o->nhalves;
-    uint64_t slice = OPENING_FWD_SLICE;
+    /* A turn the caller's limit cut short goes on where it stopped, so the
+     * halves take the same turns however the caller slices the search
+     * (alone, or as a portfolio member). */
+    int k = g->cur;
+    if (g->left == 0 || g->fdone[k]) {
+        k = (int)(g->turn % (unsigned)o->nhalves); /* the next half still running */
+        while (g->fdone[k])
+            k = (k + 1) % o->nhalves;
+        g->cur = k;
+        g->left = OPENING_FWD_SLICE;
+        g->turn++;
+    }
+    uint64_t slice = g->left, before = g->fout[k].st.nodes;
     if (limit)
         slice = MIN(slice, limit - MIN(limit, out->st.nodes));
-    int done = fess_step(g->fw[k], g->fout[k].st.nodes + slice);
+    int done = fess_step(g->fw[k], before + slice);
     sum_stats(o);
+    uint64_t used = g->fout[k].st.nodes - before;
+    g->left = done || used >= g->left ? 0 : g->left - used;
     if (getenv("KEEPER_TRACE_OPENING"))
         fprintf(stderr, "opening: %.2f s leg %d half %d: %llu positions, best packed %u\n",
                 timer_seconds_since(o->lim->start_ns), (int)(g - o->legs), k,
                 (unsigned long long)g->fout[k].st.nodes, (unsigned)g->fout[k].st.best_packed);
-    g->turn++;
     if (!done)
         return 0;
     /* a meeting solves the level (the solution is taken at the end) */
@@ -228,15 +240,22 @@ static int step_halves(opening *o, uint64_t node_budget)
         if (node_budget && o->out->st.nodes >= node_budget)
             return 0;
         leg *g = &o->legs[o->turn % (unsigned)o->nlegs];
-        o->turn++;
-        if (g->done)
+        if (g->done) {
+            o->turn++;
             continue;
+        }
         /* a leg starts once the one before has given each of its forward
          * halves a turn (or given up): the first target gets going first */
-        if (g > o->legs && !g->bw && !g[-1].done && g[-1].turn < 2)
+        if (g > o->legs && !g->bw && !g[-1].done && g[-1].turn < 2) {
+            o->turn++;
             continue;
+        }
         if (leg_turn(o, g, node_budget))
             return 1;
+        /* a turn the budget cut short is the same leg's next */
+        int midturn = !g->done && (g->have_tb ? g->left > 0 : g->bout.st.nodes < o->back_nodes);
+        if (!midturn)
+            o->turn++;
     }
 }
 
