@@ -192,7 +192,7 @@ static int leg_turn(opening *o, leg *g, uint64_t limit)
      * halves take the same turns however the caller slices the search
      * (alone, or as a portfolio member). */
     int k = g->cur;
-    if (g->left == 0 || g->fdone[k]) {
+    if (g->left == 0) { /* a half that ends leaves no turn going on */
         k = (int)(g->turn % (unsigned)o->nhalves); /* the next half still running */
         while (g->fdone[k])
             k = (k + 1) % o->nhalves;
@@ -226,6 +226,14 @@ static int leg_turn(opening *o, leg *g, uint64_t limit)
     return 0;
 }
 
+/* Whether leg g's turn was cut short by the budget and goes on at the
+ * next call (its backward half short of its positions, or a forward turn
+ * with positions left). */
+static int leg_midturn(const opening *o, const leg *g)
+{
+    return !g->done && (g->have_tb ? g->left > 0 : g->bout.st.nodes < o->back_nodes);
+}
+
 /* opening_step without the node limit: returns 1 once ended, 0 when
  * node_budget (0: none) stored positions are reached. The legs take turns;
  * a leg that gives up leaves its turns to the others. */
@@ -252,9 +260,7 @@ static int step_halves(opening *o, uint64_t node_budget)
         }
         if (leg_turn(o, g, node_budget))
             return 1;
-        /* a turn the budget cut short is the same leg's next */
-        int midturn = !g->done && (g->have_tb ? g->left > 0 : g->bout.st.nodes < o->back_nodes);
-        if (!midturn)
+        if (!leg_midturn(o, g))
             o->turn++;
     }
 }

@@ -71,6 +71,11 @@ TEST(opening_order_keeps_a_one_region_best)
 
 static int opening_met;
 
+/* The forward halves' configuration: the default FESS's. */
+static const fess_config opening_fess = {
+    .dl = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .fixed = 1, .capsets = 1},
+    .matching = 1, .packing = 1, .advisors = 1, .rooms = 1, .hotspots = 1, .plan = 2};
+
 typedef struct opening_case {
     uint64_t back_nodes;
     unsigned halves; /* OPENING_PLAN, OPENING_SQUARES or both (OPENING_HF,
@@ -82,12 +87,8 @@ static void run_opening(const board *b, const void *cfg, search_limits *lim, mem
                         search_outcome *out)
 {
     const opening_case *oc = cfg;
-    fess_config fc = {.dl = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .fixed = 1,
-                             .capsets = 1},
-                      .matching = 1, .packing = 1, .advisors = 1, .rooms = 1, .hotspots = 1,
-                      .plan = 2};
     backward_config bc = {.reach = 1, .matching = 1, .cells = oc->cells};
-    opening_solve(b, &fc, &bc, oc->back_nodes, oc->halves, lim, mem, out);
+    opening_solve(b, &opening_fess, &bc, oc->back_nodes, oc->halves, lim, mem, out);
     if (out->solved && out->st.meetings)
         opening_met++;
     /* the half that met names the solution */
@@ -132,10 +133,6 @@ TEST(opening_solves_what_bfs_solves_through_meetings)
  * met the backward half past the first budgets to *met. */
 static void check_sliced(const collection *c, int count, int *met)
 {
-    fess_config fc = {.dl = {.freeze = 1, .corrals = 1, .deadlock_search = 50, .fixed = 1,
-                             .capsets = 1},
-                      .matching = 1, .packing = 1, .advisors = 1, .rooms = 1, .hotspots = 1,
-                      .plan = 2};
     backward_config bc = {.reach = 1, .matching = 1, .cells = 1};
     const unsigned halves = OPENING_BOTH | OPENING_HF | OPENING_BICON;
     const uint64_t back = 30, step = 13;
@@ -149,8 +146,8 @@ static void check_sliced(const collection *c, int count, int *met)
         membudget mem, mem2;
         mem_init(&mem, 1ULL << 28);
         mem_init(&mem2, 1ULL << 28);
-        opening_solve(&b, &fc, &bc, back, halves, &lim, &mem, &whole);
-        opening *o = opening_begin(&b, &fc, &bc, back, halves, &lim2, &mem2, &sliced);
+        opening_solve(&b, &opening_fess, &bc, back, halves, &lim, &mem, &whole);
+        opening *o = opening_begin(&b, &opening_fess, &bc, back, halves, &lim2, &mem2, &sliced);
         uint64_t budget = 0;
         do
             budget += step;
