@@ -6,6 +6,7 @@
 #include "../search/pathbuild.h"
 #include "../analysis/distance.h"
 #include "../analysis/zones.h"
+#include "../deadlock/freeze.h"
 #include "../core/board.h"
 #include "../util/timer.h"
 #include "../util/util.h"
@@ -436,6 +437,165 @@ static int try_zone(zone_run *zr, int k, int64_t now, int last_resort)
     return taken;
 }
 
+/* --zones, a zone shut in: when no zone can be taken and a zone j lies
+ * outside the player's reach behind the boxes of a zone k still to do
+ * (Sasquatch IV 47: the lower zones are reached only through the upper
+ * left one, whose goals, once filled, close the way), zone k's boxes are
+ * moved first, as few pushes as a breadth-first search over zone k's
+ * sub-level finds, until zone j's sub-level is one; zone k stays to do and
+ * is solved later from where its boxes stand. At most ZONES_OPEN_STATES
+ * positions per search and a quarter of the zones' time left. */
+#define ZONES_OPEN_STATES 200000
+#define ZONES_OPEN_CHECKS 256 /* candidate positions tested whole per search */
+
+typedef struct zone_opener {
+    zone_run *zr;
+    const board *sb; /* zone k's sub-level's board (its cells are the level's) */
+    int k, j;
+    uint8_t *near;   /* [sb->nsq] on a goal of zone j, or next to one of its boxes */
+    char *g;         /* scratch grid */
+    freeze_ctx fz;
+    int checks;
+} zone_opener;
+
+/* The level's grid with zone k's boxes and the player as in p (a position
+ * of zone k's sub-level) into zo->g. */
+static void opener_grid(zone_opener *zo, const position *p)
+{
+    zone_run *zr = zo->zr;
+    const board *b = zr->b;
+    memcpy(zo->g, zr->g, (size_t)zr->ncells);
+    for (int c = 0; c < zr->ncells; c++) {
+        char ch = zo->g[c];
+        sq_t s = b->sq_of_cell[c];
+        if (s == SQ_NONE)
+            continue;
+        if ((ch == '$' || ch == '*') && zr->z.of[s] == zo->k)
+            zo->g[c] = ch == '*' ? '.' : ' ';
+        else if (ch == '@' || ch == '+')
+            zo->g[c] = ch == '+' ? '.' : ' ';
+    }
+    const board *sb = zo->sb;
+    for (int i = 0; i < sb->nboxes; i++) {
+        int c = sb->cell[p->boxes[i]];
+        zo->g[c] = zo->g[c] == '.' ? '*' : '$';
+    }
+    int c = sb->cell[p->player];
+    zo->g[c] = zo->g[c] == '.' ? '+' : '@';
+}
+
+/* bfs goal: the player's region in p touches zone j, no box of zone k is
+ * frozen off a goal, and zone j's sub-level is one in the grid so made. */
+static int opener_goal(const position *p, const reach *r, void *arg)
+{
+    zone_opener *zo = arg;
+    const board *sb = zo->sb;
+    int touches = 0;
+    for (int s = 0; s < sb->nsq && !touches; s++)
+        touches = zo->near[s] && reach_floor(r, (sq_t)s);
+    if (!touches || zo->checks >= ZONES_OPEN_CHECKS)
+        return 0;
+    zo->checks++;
+    for (int i = 0; i < sb->nboxes; i++)
+        if (freeze_deadlock(&zo->fz, p, p->boxes[i]))
+            return 0;
+    opener_grid(zo, p);
+    return zone_reachable(zo->zr->lv, zo->zr->b, &zo->zr->z, zo->g, zo->j);
+}
+
+/* Moves zone k's boxes until zone j is in the player's reach: plays the
+ * moves on zr->g and appends them to the joined solution. Returns 1 when
+ * done, 0 when no such position was found in the search's limits. */
+static int open_zone(zone_run *zr, int k, int j, int64_t deadline)
+{
+    const level *lv = zr->lv;
+    char *text = zone_text(lv, zr->b, &zr->z, zr->g, k);
+    collection c;
+    collection_parse(&c, "zone", text, strlen(text));
+    free(text);
+    int opened = 0;
+    board sb;
+    if (c.nlevels != 1 || c.levels[0].error || c.levels[0].width != lv->width ||
+        c.levels[0].height != lv->height || board_build(&sb, &c.levels[0]) != 0) {
+        collection_free(&c);
+        return 0;
+    }
+    if (distance_analyze(&sb) == 0) {
+        zone_opener zo = {.zr = zr, .sb = &sb, .k = k, .j = j};
+        zo.near = xcalloc((size_t)sb.nsq, 1);
+        zo.g = xmalloc((size_t)zr->ncells);
+        const int w = lv->width, step[4] = {-1, -w, 1, w};
+        for (int s = 0; s < sb.nsq; s++) {
+            int cell = sb.cell[s];
+            sq_t fs = zr->b->sq_of_cell[cell];
+            if (fs != SQ_NONE && zr->z.of[fs] == j && zr->b->is_goal[fs])
+                zo.near[s] = 1;
+            for (int d = 0; d < 4; d++) {
+                int n = cell + step[d];
+                if (n < 0 || n >= zr->ncells)
+                    continue;
+                sq_t ns = zr->b->sq_of_cell[n];
+                if (ns != SQ_NONE && zr->z.of[ns] == j && (zr->g[n] == '$' || zr->g[n] == '*'))
+                    zo.near[s] = 1;
+            }
+        }
+        freeze_init(&zo.fz, &sb);
+        bfs_config cfg = {.prune_dead = 1, .goal = opener_goal, .goal_arg = &zo};
+        search_limits sl = {.deadline_ns = deadline, .max_nodes = ZONES_OPEN_STATES,
+                            .interrupt = zr->lim->interrupt, .start_ns = timer_now_ns()};
+        membudget m;
+        mem_init(&m, zr->mem_limit / 4);
+        search_outcome out;
+        bfs_solve(&sb, &cfg, &sl, &m, &out);
+        zr->st->nodes += out.st.nodes;
+        movelist mv;
+        moves_init(&mv);
+        if (out.solved && path_build(&sb, &out.pushes, &mv) == 0) {
+            strbuf lurd;
+            sb_init(&lurd);
+            lurd_encode(&lurd, &mv);
+            char *moves = sb_take(&lurd);
+            grid_play(zr->g, zr->ncells, lv->width, moves);
+            sb_puts(&zr->sol, moves);
+            free(moves);
+            opened = 1;
+        }
+        if (zr->trace)
+            fprintf(stderr, "zones: zone %d opened for zone %d: %s, %ld pushes, %llu positions\n",
+                    k, j, opened ? "yes" : "no", opened ? push_seq_pushes(&out.pushes) : 0L,
+                    (unsigned long long)out.st.nodes);
+        moves_free(&mv);
+        push_seq_free(&out.pushes);
+        freeze_free(&zo.fz);
+        free(zo.g);
+        free(zo.near);
+    }
+    board_free(&sb);
+    collection_free(&c);
+    return opened;
+}
+
+/* When no zone can be taken: opens the first zone still to do that lies
+ * outside the player's reach by moving the boxes of another (open_zone).
+ * Returns 1 when one was opened. */
+static int open_some_zone(zone_run *zr)
+{
+    const zones *z = &zr->z;
+    int64_t now = timer_now_ns();
+    if (now >= zr->end)
+        return 0;
+    int64_t deadline = now + (zr->end - now) / 4;
+    for (int j = 0; j < z->n; j++) {
+        if (zr->done[j] || zone_reachable(zr->lv, zr->b, z, zr->g, j))
+            continue;
+        for (int k = 0; k < z->n; k++)
+            if (k != j && !zr->done[k] && zone_reachable(zr->lv, zr->b, z, zr->g, k) &&
+                open_zone(zr, k, j, deadline))
+                return 1;
+    }
+    return 0;
+}
+
 /* Verifies the joined solution on the whole level and finishes it into res
  * (finish_solution). Returns 1 when solved. */
 static int join_zones(zone_run *zr, solve_result *res)
@@ -486,7 +646,16 @@ static int solve_by_zones(const level *lv, const board *b, const options *o,
     zr.end = zones_end(&zr);
     sb_init(&zr.sol);
     zr.trace = getenv("KEEPER_TRACE_ZONES") != NULL;
-    for (int progress = 1, shut = 0, last_resort = 0; zr.left && (progress || shut);) {
+    for (int progress = 1, shut = 0, last_resort = 0, opens = 0; zr.left;) {
+        if (!progress && !shut) {
+            /* no zone can be taken: open one shut in by another's boxes */
+            if (opens >= zr.z.n || (lim->interrupt && atomic_load(lim->interrupt)) ||
+                !open_some_zone(&zr))
+                break;
+            opens++;
+            memset(zr.blocked, 0, (size_t)zr.z.n);
+            progress = 1;
+        }
         /* a pass that took no zone only because each solution shut
          * another zone out: the next pass takes the first solution found */
         last_resort = !progress && shut;

@@ -11,6 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Whether the search ends at p (r: the player's region in p). */
+static int bfs_goal(const bfs_config *cfg, const position *p, const reach *r)
+{
+    return cfg->goal ? cfg->goal(p, r, cfg->goal_arg) : pos_solved(p);
+}
+
 static void set_from_bits(position *p, const uint64_t *bits, int words, sq_t player, sq_t *tmp)
 {
     states_squares(bits, words, tmp);
@@ -54,7 +60,7 @@ static void bfs_run(const board *b, const position *start, const bfs_config *cfg
             goto done;
         }
         out->st.nodes = 1;
-        if (pos_solved(&p)) {
+        if (bfs_goal(cfg, &p, &r0)) {
             found = 0;
             goto done;
         }
@@ -108,7 +114,7 @@ static void bfs_run(const board *b, const position *start, const bfs_config *cfg
                     goto done;
                 }
                 out->st.nodes++;
-                if (pos_solved(&p)) {
+                if (bfs_goal(cfg, &p, &r1)) {
                     found = k;
                     goto done;
                 }

@@ -10,9 +10,17 @@
 
 #include "search.h"
 #include "../core/position.h"
+#include "../core/reach.h"
 
 typedef struct bfs_config {
     int prune_dead; /* skip pushes onto b->dead squares (sound; needs distance_analyze) */
+    /* Or NULL. When set, the search ends at the first position for which
+     * goal(p, r, goal_arg) returns 1 instead of at a solved one (r: the
+     * player's region in p); breadth first, so with the fewest pushes.
+     * The position is handed out as its pushes (out->pushes, out->solved
+     * set) and is not a solution. (The zones' openings, driver/solve.c.) */
+    int (*goal)(const position *p, const reach *r, void *goal_arg);
+    void *goal_arg;
 } bfs_config;
 
 /* Searches from the level's start position. The memory budget `mem` covers

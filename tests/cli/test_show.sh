@@ -172,6 +172,7 @@ run "$KEEPER" show tests/data/zones.xsb
 expect_rc 0 "show zones.xsb"
 n=$(grep -c '^  zones: 2 that boxes never leave, solved one at a time first; boxes per zone: 2 2$' "$WORK/out")
 [ "$n" -eq 2 ] && pass || fail "show: $n levels with their zones, expected 2: $(grep zones "$WORK/out")"
+expect_out '^  zones: 2 that boxes never leave, solved one at a time first; boxes per zone: 5 2$' "show: Shut In's zones"
 run "$KEEPER" show levels/demo.xsb
 expect_no_out '  zones:' "show demo: no level splits into zones"
 
