@@ -153,10 +153,22 @@ sq_t reach_after_push(reach *r, const reach *parent, const position *p, sq_t B, 
 sq_t reach_after_move(reach *r, const reach *parent, const position *p, sq_t B, sq_t O, sq_t pl,
                       int *fresh)
 {
+    return reach_after_move_known(r, parent, p, B, O, pl, 0, fresh);
+}
+
+/* Why the update from the parent's region is exact when O splits nothing
+ * (o_joins, or the local test): the parent's region R is a whole component
+ * of the floor with the box on B, so a free square next to R is in R, or is
+ * B: whatever the move adds is reached from B without crossing R (the
+ * flood from B); and R less O stays joined to B, since the floor with the
+ * box lifted stays joined without O. */
+sq_t reach_after_move_known(reach *r, const reach *parent, const position *p, sq_t B, sq_t O,
+                            sq_t pl, int o_joins, int *fresh)
+{
     const board *b = p->b;
     uint32_t ts = parent->ts;
     int o_reached = parent->stamp[O] == ts;
-    if (B == O || (o_reached && (parent->norm == O || !joined_around(p, O)))) {
+    if (B == O || (o_reached && !o_joins && (parent->norm == O || !joined_around(p, O)))) {
         *fresh = 1;
         return reach_compute(r, p, pl);
     }
@@ -166,7 +178,14 @@ sq_t reach_after_move(reach *r, const reach *parent, const position *p, sq_t B, 
     uint32_t *st = r->stamp;
     st[O] = ts + 1; /* a box next to the player */
     st[B] = ts;
-    sq_t best = flood(r, p, B, ts, parent->norm < B ? parent->norm : B);
+    /* the parent's smallest square, unless the box now stands on it */
+    sq_t best = flood(r, p, B, ts, parent->norm < B && parent->norm != O ? parent->norm : B);
+    if (parent->norm == O)
+        for (sq_t q = 0; q < best; q++)
+            if (st[q] == ts) {
+                best = q;
+                break;
+            }
     if (o_reached) {
         /* Boxes next to O may have bordered no other reached floor. */
         for (int d = 0; d < 4; d++) {

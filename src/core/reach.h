@@ -66,6 +66,13 @@ sq_t reach_after_push(reach *r, const reach *parent, const position *p, sq_t B, 
  * reach_after_move(.., B, O, B, f). */
 sq_t reach_after_move(reach *r, const reach *parent, const position *p, sq_t B, sq_t O, sq_t pl,
                       int *fresh);
+/* reach_after_move, told by the caller whether O is known to split nothing:
+ * o_joins = 1 when the free floor with the moving box lifted stays joined
+ * without O (O no cut square there: blocks_pieces(O) <= 1 in the blocks of
+ * a box walk), so the local test at O is skipped and the region is always
+ * updated from the parent's; 0 = unknown (reach_after_move). */
+sq_t reach_after_move_known(reach *r, const reach *parent, const position *p, sq_t B, sq_t O,
+                            sq_t pl, int o_joins, int *fresh);
 
 /* Takes a fresh stamp pair and returns it (for callers that run their own
  * flood fills, such as corral analysis). */

@@ -551,8 +551,12 @@ static int generate(fess *f, uint32_t n, int pruned)
                 pos_undo(p, &u);
                 continue;
             }
+            /* with the blocks of this box's walk (the floor with the box
+             * lifted), whether its new square splits the floor is known */
+            int o_joins = f->bp.bk_ready && blocks_has(&f->bp.bk, m->to) &&
+                          blocks_pieces(&f->bp.bk, b, m->to) <= 1;
             int fresh;
-            sq_t norm = reach_after_move(&f->rc, &f->r, p, from, m->to, pl, &fresh);
+            sq_t norm = reach_after_move_known(&f->rc, &f->r, p, from, m->to, pl, o_joins, &fresh);
             if (fresh)
                 f->st->reach_calls++;
             else
