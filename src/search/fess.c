@@ -296,12 +296,15 @@ static int limits_hit(fess *f)
     return 1;
 }
 
-/* The feature rank of the position on the board; r holds its player region. */
-static uint32_t rank_here(fess *f, const reach *r)
+/* The feature rank of the position on the board; r holds its player
+ * region; conn its free-floor regions when the caller knows them, else -1. */
+static uint32_t rank_here(fess *f, const reach *r, int conn)
 {
     feat v = {0, 0, 0, 0};
     v.packed = f->cfg->open ? 0 : feat_packed(&f->fc, &f->pos);
-    v.conn = feat_connectivity(&f->fc, &f->pos, r);
+    if (conn >= 0 && f->cfg->check && conn != feat_connectivity(&f->fc, &f->pos, r))
+        die("fess: the regions after a move from the blocks differ from a count");
+    v.conn = conn >= 0 ? conn : feat_connectivity(&f->fc, &f->pos, r);
     if (f->rm.nrooms > 0)
         v.rooms = rooms_score(&f->rm, &f->rw, &f->pos);
     if (f->cfg->oop)
@@ -538,6 +541,13 @@ static int generate(fess *f, uint32_t n, int pruned)
         if (!allow)
             continue;
         int nm = boxpath_moves(&f->bp, p, &f->r, from, allow, f->mv);
+        /* With the blocks of the box's walk (the floor with the box lifted:
+         * a graph G), a child's free-floor regions are the parent's less
+         * the pieces G falls into without the box's old square plus those
+         * without its new one (blocks_pieces); the parent's count from its
+         * rank, unless capped there. */
+        int pconn = n < f->nranks ? rank_conn(f->rank_of[n]) : 254;
+        int conn0 = f->bp.bk_ready && pconn < 254 ? pconn - blocks_pieces(&f->bp.bk, b, from) : -1;
         f->st->generated += (uint64_t)nm;
         for (int k = 0; k < nm; k++) {
             const box_move *m = &f->mv[k];
@@ -613,7 +623,10 @@ static int generate(fess *f, uint32_t n, int pruned)
             if (c < f->nranks) {
                 rank = f->rank_of[c];
             } else {
-                rank = rank_here(f, &f->rc);
+                int conn = conn0 >= 0 && blocks_has(&f->bp.bk, m->to)
+                               ? conn0 + blocks_pieces(&f->bp.bk, b, m->to) : -1;
+                f->st->regions_reused += conn >= 0;
+                rank = rank_here(f, &f->rc, conn);
                 if (rank_store(f, c, rank) != 0) {
                     f->stop = STOP_MEMORY;
                     pos_undo(p, &u);
@@ -847,7 +860,7 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
             f->finished = 1;
             return f;
         }
-        uint32_t rank = rank_here(f, &f->r);
+        uint32_t rank = rank_here(f, &f->r, -1);
         uint32_t ci = cell_get(f, rank);
         if (rank_store(f, root, rank) != 0 || ci == UINT32_MAX ||
             cell_push(f, &f->cells[ci], entry_key(0, rank, 0), root) != 0) {

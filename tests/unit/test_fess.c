@@ -328,6 +328,46 @@ TEST(fess_solves_the_demo_levels)
     collection_free(&c);
 }
 
+/* A child's free-floor regions counted from its parent's and the blocks of
+ * the box's walk (fess.c, generate): with check on, the search compares
+ * each with a count afresh and dies on a difference. Big boards, where
+ * the walks build the blocks: Sasquatch VII 41 and IV 45. */
+TEST(fess_regions_from_the_blocks_match_a_count)
+{
+    const char *names[2] = {"sasquatch7_50.xsb", "sasquatch4_50.xsb"};
+    const int index[2] = {41, 45};
+    long reused = 0;
+    int ran = 0;
+    for (int i = 0; i < 2; i++) {
+        const char *path = test_shared_level(names[i]);
+        if (!path)
+            continue;
+        collection c;
+        REQUIRE(collection_load(&c, path) == 0);
+        board b;
+        position p;
+        if (c.nlevels >= index[i] && test_level_setup(&c.levels[index[i] - 1], &b, &p) == 0) {
+            fess_config cfg = fess_all_on();
+            cfg.check = 1;
+            search_limits lim = {0};
+            lim.max_nodes = test_quick() ? 5000 : 30000;
+            membudget mem;
+            mem_init(&mem, 1ULL << 30);
+            search_outcome out;
+            fess_solve(&b, &cfg, &lim, &mem, &out);
+            reused += (long)out.st.regions_reused;
+            ran++;
+            push_seq_free(&out.pushes);
+            test_level_free(&b, &p);
+        }
+        collection_free(&c);
+    }
+    fprintf(stderr, "  regions from the blocks: %ld children\n", reused);
+    if (!ran)
+        SKIP("Sasquatch IV and VII not found");
+    CHECK(reused > 1000);
+}
+
 TEST(fess_solves_what_bfs_solves_boxoban)
 {
     fess_config cfg = fess_all_on();
