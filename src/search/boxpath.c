@@ -221,6 +221,7 @@ static int walk_begin(boxpath *bp, const position *p, const reach *r, sq_t from)
         bp->stamp = 1;
     }
     bp->bk_ready = 0;
+    bp->walks++;
     int sides0 = 0;
     for (int d = 0; d < 4; d++) {
         sq_t t = b->nb[from][d];
@@ -244,14 +245,19 @@ static int walk_sides(boxpath *bp, const position *p, sq_t box, int dpl)
 {
     const board *b = p->b;
     if (!bp->bk_ready) {
-        int got = sides_reached(bp, p, box, b->nb[box][dpl], bp->flood_budget);
-        if (got >= 0)
-            return got;
+        if (!bp->bk_last || !bp->flood_budget || (bp->walks & 15) == 0) {
+            int got = sides_reached(bp, p, box, b->nb[box][dpl], bp->flood_budget);
+            if (got >= 0) {
+                bp->bk_last = 0;
+                return got;
+            }
+        }
         for (int q = 0; q < b->nsq; q++)
             bp->blocked[q] = p->box_at[q] != NO_BOX;
         bp->blocked[box] = 0;
         blocks_build(&bp->bk, b, bp->blocked, box);
         bp->bk_ready = 1;
+        bp->bk_last = 1;
     }
     int got = blocks_sides(&bp->bk, b, box, dpl);
     DEBUG_CHECK(got == sides_reached(bp, p, box, b->nb[box][dpl], 0));

@@ -28,6 +28,11 @@ typedef struct boxpath {
      * from them. Speed only: the answers are the same. */
     int flood_budget;
     int bk_ready;      /* bk is built for the current walk */
+    int bk_last;       /* an earlier walk built bk: the next ones build it at
+                          their first flood instead, but for one in 16, which
+                          floods and clears this when the flood suffices
+                          (speed only) */
+    uint32_t walks;    /* walks begun */
     blocks bk;
     uint8_t *blocked;  /* [nsq] the other boxes, for blocks_build */
 } boxpath;
