@@ -168,7 +168,7 @@ sq_t reach_after_move_known(reach *r, const reach *parent, const position *p, sq
     const board *b = p->b;
     uint32_t ts = parent->ts;
     int o_reached = parent->stamp[O] == ts;
-    if (B == O || (o_reached && !o_joins && (parent->norm == O || !joined_around(p, O)))) {
+    if (B == O || (o_reached && !o_joins && !joined_around(p, O))) {
         *fresh = 1;
         return reach_compute(r, p, pl);
     }

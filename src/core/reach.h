@@ -50,12 +50,13 @@ static inline bool board_end_ok(const board *b, const reach *r)
  * free, the player able to reach the square behind B), when that can be
  * done locally (seed 000: reusing the reachable squares after a push).
  * Squares reached before stay reached unless O was a reached square whose
- * free neighbours are not joined around it (a possible cut square): then,
- * or when O was the normalized square, the squares are computed afresh.
- * Otherwise the parent's stamps are copied, O becomes a box, and a flood
- * from B adds what the freed square opens up; reached boxes are exactly
- * those next to a reached floor, as after reach_compute. Sets *fresh to 1
- * when it fell back to a full computation. r and parent must differ. */
+ * free neighbours are not joined around it (a possible cut square): then
+ * the squares are computed afresh. Otherwise the parent's stamps are
+ * copied, O becomes a box, and a flood from B adds what the freed square
+ * opens up (the normalized square found anew when O was it); reached
+ * boxes are exactly those next to a reached floor, as after reach_compute.
+ * Sets *fresh to 1 when it fell back to a full computation. r and parent
+ * must differ. */
 sq_t reach_after_push(reach *r, const reach *parent, const position *p, sq_t B, sq_t O,
                       int *fresh);
 /* The same after a macro move: the box went from B to O over several

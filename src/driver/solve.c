@@ -585,15 +585,15 @@ static int open_some_zone(zone_run *zr)
     if (now >= zr->end)
         return 0;
     int64_t deadline = now + (zr->end - now) / 4;
-    for (int j = 0; j < z->n; j++) {
-        if (zr->done[j] || zone_reachable(zr->lv, zr->b, z, zr->g, j))
-            continue;
-        for (int k = 0; k < z->n; k++)
-            if (k != j && !zr->done[k] && zone_reachable(zr->lv, zr->b, z, zr->g, k) &&
-                open_zone(zr, k, j, deadline))
-                return 1;
-    }
-    return 0;
+    char *open = xmalloc((size_t)z->n); /* zones to do in the player's reach */
+    for (int k = 0; k < z->n; k++)
+        open[k] = !zr->done[k] && zone_reachable(zr->lv, zr->b, z, zr->g, k);
+    int opened = 0;
+    for (int j = 0; j < z->n && !opened; j++)
+        for (int k = 0; k < z->n && !zr->done[j] && !open[j] && !opened; k++)
+            opened = open[k] && open_zone(zr, k, j, deadline);
+    free(open);
+    return opened;
 }
 
 /* Verifies the joined solution on the whole level and finishes it into res

@@ -245,7 +245,7 @@ static int walk_sides(boxpath *bp, const position *p, sq_t box, int dpl)
 {
     const board *b = p->b;
     if (!bp->bk_ready) {
-        if (!bp->bk_last || !bp->flood_budget || (bp->walks & 15) == 0) {
+        if (!bp->bk_last || (bp->walks & 15) == 0) {
             int got = sides_reached(bp, p, box, b->nb[box][dpl], bp->flood_budget);
             if (got >= 0) {
                 bp->bk_last = 0;

@@ -562,11 +562,12 @@ static int generate(fess *f, uint32_t n, int pruned)
                 continue;
             }
             /* with the blocks of this box's walk (the floor with the box
-             * lifted), whether its new square splits the floor is known */
-            int o_joins = f->bp.bk_ready && blocks_has(&f->bp.bk, m->to) &&
-                          blocks_pieces(&f->bp.bk, b, m->to) <= 1;
+             * lifted), the pieces its new square splits the floor into */
+            int opieces = f->bp.bk_ready && blocks_has(&f->bp.bk, m->to)
+                              ? blocks_pieces(&f->bp.bk, b, m->to) : -1;
             int fresh;
-            sq_t norm = reach_after_move_known(&f->rc, &f->r, p, from, m->to, pl, o_joins, &fresh);
+            sq_t norm = reach_after_move_known(&f->rc, &f->r, p, from, m->to, pl,
+                                               opieces >= 0 && opieces <= 1, &fresh);
             if (fresh)
                 f->st->reach_calls++;
             else
@@ -623,8 +624,7 @@ static int generate(fess *f, uint32_t n, int pruned)
             if (c < f->nranks) {
                 rank = f->rank_of[c];
             } else {
-                int conn = conn0 >= 0 && blocks_has(&f->bp.bk, m->to)
-                               ? conn0 + blocks_pieces(&f->bp.bk, b, m->to) : -1;
+                int conn = conn0 >= 0 && opieces >= 0 ? conn0 + opieces : -1;
                 f->st->regions_reused += conn >= 0;
                 rank = rank_here(f, &f->rc, conn);
                 if (rank_store(f, c, rank) != 0) {

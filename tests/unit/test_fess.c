@@ -69,6 +69,16 @@ static long g_region_local, g_region_all;
  * walk (O no cut square) let reach_after_move_known update locally. */
 static long g_region_joins;
 
+/* Whether r and want hold the same region: floors and boxes, square by square. */
+static int same_region(const reach *r, const reach *want, int n)
+{
+    for (int q = 0; q < n; q++)
+        if (reach_floor(r, (sq_t)q) != reach_floor(want, (sq_t)q) ||
+            reach_box(r, (sq_t)q) != reach_box(want, (sq_t)q))
+            return 0;
+    return 1;
+}
+
 /* Compares boxpath_moves with brute_moves for every box of p, and the
  * player's region after each move, updated from p's by reach_after_move,
  * with a fresh flood square by square. Returns the number of moves
@@ -103,11 +113,7 @@ static int check_moves(position *p, boxpath *bp, const char *what)
             sq_t norm3 = reach_after_move(&r3, &r, p, from, mv[k].to, pl, &fresh);
             g_region_all++;
             g_region_local += fresh == 0;
-            int same = norm3 == norm;
-            for (int q = 0; q < n && same; q++)
-                same = reach_floor(&r3, (sq_t)q) == reach_floor(&r2, (sq_t)q) &&
-                       reach_box(&r3, (sq_t)q) == reach_box(&r2, (sq_t)q);
-            if (!same)
+            if (norm3 != norm || !same_region(&r3, &r2, n))
                 test_fail(__FILE__, __LINE__, "%s: box %d to %d: region updated locally (%s) "
                           "differs from a fresh flood", what, i, mv[k].to, fresh ? "afresh" : "locally");
             /* as the feature-space search asks: O's pieces in the walk's blocks */
@@ -116,11 +122,7 @@ static int check_moves(position *p, boxpath *bp, const char *what)
             int fresh4 = -1;
             sq_t norm4 = reach_after_move_known(&r4, &r, p, from, mv[k].to, pl, o_joins, &fresh4);
             g_region_joins += fresh && !fresh4;
-            same = norm4 == norm;
-            for (int q = 0; q < n && same; q++)
-                same = reach_floor(&r4, (sq_t)q) == reach_floor(&r2, (sq_t)q) &&
-                       reach_box(&r4, (sq_t)q) == reach_box(&r2, (sq_t)q);
-            if (!same)
+            if (norm4 != norm || !same_region(&r4, &r2, n))
                 test_fail(__FILE__, __LINE__, "%s: box %d to %d: region updated with the blocks "
                           "(o_joins %d, %s) differs from a fresh flood", what, i, mv[k].to, o_joins,
                           fresh4 ? "afresh" : "locally");
