@@ -89,7 +89,8 @@ void driver_configs(const options *o, search_configs *sc)
     sc->opening_halves = OPENING_BOTH | (o->opening_hf ? OPENING_HF : 0u) |
                          (o->opening_squares_advisors ? 0u : OPENING_SQUARES_PLAIN) |
                          (o->opening_third ? OPENING_THIRD : 0u) |
-                         (o->opening_bicon ? OPENING_BICON : 0u);
+                         (o->opening_bicon ? OPENING_BICON : 0u) |
+                         (o->opening_hot ? OPENING_HOT : 0u);
     sc->portfolio = (portfolio_config){.astar = sc->astar, .fess = sc->fess,
                                        .backward = sc->backward, .use_backward = 1,
                                        .meet = (int)o->meet, .use_opening = (int)o->opening,

@@ -67,6 +67,7 @@ typedef struct kid {
     sq_t from, to;   /* the moved box */
     uint8_t opens;   /* the move gives the player a new push of another box */
     uint8_t advised;
+    uint16_t hot;    /* cfg->hf: the child's hotspots (hf_hotspots) */
 } kid;
 
 struct fess {
@@ -128,7 +129,36 @@ struct fess {
     int64_t next_progress;
     uint32_t checks;
     deadline_poll dpoll; /* the clock between checks */
+    int use_hot;         /* cfg->hf and cfg->hot: hotspots order the children */
+    int hot;             /* the expanded position's hotspots (use_hot) */
+    int trace;           /* KEEPER_TRACE_FESS: print each expanded position that packs more */
+    int trace_best;
 };
+
+/* Debug trace: the board of the position on f->pos, player at pl. */
+static void trace_board(const fess *f, uint32_t n, sq_t pl)
+{
+    const board *b = f->b;
+    uint32_t rank = f->rank_of[n]; /* n < f->nranks */
+    fprintf(stderr, "fess: packed %d, regions %d, %llu positions, depth %u\n",
+            rank_packed(rank), rank_conn(rank),
+            (unsigned long long)f->st->nodes, node_g(nodes_at(&f->ns, n)));
+    for (int y = 0; y < b->height; y++) {
+        char line[512];
+        int w = b->width < 511 ? b->width : 511;
+        for (int x = 0; x < w; x++) {
+            sq_t s = b->sq_of_cell[y * b->width + x];
+            char c = '#';
+            if (s != SQ_NONE) {
+                int box = f->pos.box_at[s] != NO_BOX, goal = b->is_goal[s];
+                c = box ? (goal ? '*' : '$') : s == pl ? (goal ? '+' : '@') : (goal ? '.' : ' ');
+            }
+            line[x] = c;
+        }
+        line[w] = 0;
+        fprintf(stderr, "%s\n", line);
+    }
+}
 
 /* ---------------------------------------------------------- cells */
 
@@ -451,7 +481,7 @@ static void add_kid(fess *f, uint32_t idx, uint32_t rank, sq_t from, sq_t to, in
         f->capkids = f->capkids ? f->capkids * 2 : 256;
         f->kids = xrealloc(f->kids, sizeof(kid) * f->capkids);
     }
-    f->kids[f->nkids++] = (kid){idx, rank, from, to, (uint8_t)opens, 0};
+    f->kids[f->nkids++] = (kid){idx, rank, from, to, (uint8_t)opens, 0, 0};
 }
 
 /* cfg->hf: the child's distance to the goals, estimated from the expanded
@@ -520,6 +550,80 @@ static const uint16_t *walk_from(fess *f, sq_t s)
         f->walk[s] = d;
     }
     return f->walk[s];
+}
+
+/* cfg->hf (not open): Festival's HF hotspots, the order's term after the
+ * boxes on the target's squares: boxes off those squares with a box or a
+ * wall beside them, and empty target squares no push could fill now (on
+ * every side a wall next to the square, or a box or a wall where the
+ * player would stand to push into it). Square s's share, with the box on
+ * `add` counted and the one on `del` not (SQ_NONE: the board as it is). */
+static inline int occupied_as(const position *p, sq_t x, sq_t add, sq_t del)
+{
+    return x == add || (x != del && p->box_at[x] != NO_BOX);
+}
+
+static int hot_at(const fess *f, sq_t s, sq_t add, sq_t del)
+{
+    const board *b = f->b;
+    const position *p = &f->pos;
+    int box = occupied_as(p, s, add, del);
+    if (box && !b->is_goal[s]) {
+        for (int d = 0; d < 4; d++) {
+            sq_t n = b->nb[s][d];
+            if (n == SQ_NONE || occupied_as(p, n, add, del))
+                return 1;
+        }
+        return 0;
+    }
+    if (!box && b->is_goal[s]) {
+        for (int d = 0; d < 4; d++) {
+            sq_t n = b->nb[s][d];
+            sq_t m = n == SQ_NONE ? SQ_NONE : b->nb[n][d];
+            if (m != SQ_NONE && !occupied_as(p, m, add, del))
+                return 0;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* The hotspots of the position on the board, counted afresh. */
+static int hf_hotspots(const fess *f)
+{
+    const board *b = f->b;
+    int sum = 0;
+    for (int i = 0; i < b->nboxes; i++)
+        sum += hot_at(f, f->pos.boxes[i], SQ_NONE, SQ_NONE) + hot_at(f, b->goals[i], SQ_NONE, SQ_NONE);
+    return sum;
+}
+
+/* The hotspots of the child on the board (a box just moved from `from` to
+ * `to`) from its parent's (f->hot): only the shares of the squares within
+ * two steps of from or to in a line change. */
+static int hf_hotspots_child(const fess *f, sq_t from, sq_t to)
+{
+    const board *b = f->b;
+    sq_t near[18];
+    int n = 0;
+    const sq_t ends[2] = {from, to};
+    for (int e = 0; e < 2; e++) {
+        near[n++] = ends[e];
+        for (int d = 0; d < 4; d++) {
+            sq_t x = ends[e];
+            for (int k = 0; k < 2 && (x = b->nb[x][d]) != SQ_NONE; k++)
+                near[n++] = x;
+        }
+    }
+    int sum = f->hot;
+    for (int i = 0; i < n; i++) {
+        int dup = 0;
+        for (int j = 0; j < i && !dup; j++)
+            dup = near[j] == near[i];
+        if (!dup)
+            sum += hot_at(f, near[i], SQ_NONE, SQ_NONE) - hot_at(f, near[i], from, to);
+    }
+    return sum;
 }
 
 /* Generates the children of node n (on the board, player region in f->r):
@@ -637,6 +741,13 @@ static int generate(fess *f, uint32_t n, int pruned)
                 f->st->best_packed = (uint64_t)rank_packed(rank);
             int opens = f->cfg->advisors && !f->cfg->hf && opens_push(f, p, m->to);
             add_kid(f, c, rank, from, m->to, opens);
+            if (f->use_hot) {
+                int hot = hf_hotspots_child(f, from, m->to);
+                if (f->cfg->check && hot != hf_hotspots(f))
+                    die("fess: a child's hotspots from its parent's differ from a count");
+                f->kids[f->nkids - 1].hot = (uint16_t)MIN(hot, 0xFFFF);
+                f->st->hotspots_reused++;
+            }
             pos_undo(p, &u);
         }
     }
@@ -750,8 +861,12 @@ static int expand(fess *f, uint32_t ci, fentry e)
     if (dead_on_expansion(f, n, &pruned))
         return 0;
     f->st->expanded++;
+    if (f->trace && n < f->nranks && rank_packed(f->rank_of[n]) > f->trace_best) {
+        f->trace_best = rank_packed(f->rank_of[n]);
+        trace_board(f, n, f->pos.player);
+    }
     /* the key holds the order of the position's rank (order_rank) */
-    uint32_t own = order_rank(f, key_rank(e.key));
+    uint32_t own = order_rank(f, key_rank(e.key) & (f->use_hot ? 0xFFFF0000u : ~0u));
     uint32_t best = order_rank(f, own) <= order_rank(f, f->cells[ci].rank) ? own
                                                                           : f->cells[ci].rank;
     uint32_t home = cell_get(f, best);
@@ -759,6 +874,8 @@ static int expand(fess *f, uint32_t ci, fentry e)
         f->stop = STOP_MEMORY;
         return 1;
     }
+    if (f->use_hot)
+        f->hot = hf_hotspots(f);
     if (generate(f, n, pruned))
         return 1;
     if (!f->cfg->hf) /* hf: every move weighs 0, the advisors would name none */
@@ -769,7 +886,12 @@ static int expand(fess *f, uint32_t ci, fentry e)
         uint32_t w = f->cfg->hf ? 0u : accw + (kd->advised ? 0u : 1u);
         uint32_t dd = hf_dist(f, kd);
         f->st->advised += kd->advised;
-        if (cell_push(f, c, entry_key(w, order_rank(f, kd->rank), dd), kd->node) != 0) {
+        /* with hotspots, they take the rank's last two bytes (rooms and
+         * out of plan) in the key */
+        uint32_t kr = order_rank(f, kd->rank);
+        if (f->use_hot)
+            kr = (kr & 0xFFFF0000u) | kd->hot;
+        if (cell_push(f, c, entry_key(w, kr, dd), kd->node) != 0) {
             f->stop = STOP_MEMORY;
             return 1;
         }
@@ -792,6 +914,8 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     f->st = &out->st;
     f->out = out;
     f->goal = NODE_NONE;
+    f->trace = getenv("KEEPER_TRACE_FESS") != NULL;
+    f->use_hot = cfg->hf && cfg->hot;
     pos_init(&f->pos, b);
     pstack_init(&f->path);
     reach_init(&f->r, b->nsq);

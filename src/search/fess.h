@@ -60,6 +60,12 @@ typedef struct fess_config {
                             (search/rev.h): packed is always 0 and the
                             children of a cell go by age, so the cells are
                             free-floor regions and room links alone */
+    int hot;             /* with hf: Festival's HF hotspots (boxes off the
+                            goals beside a box or a wall, and empty goals no
+                            push could fill now) order a cell's children
+                            after the free-floor regions and packed, in
+                            place of the room links; the cells are keyed on
+                            those two alone */
     int check;           /* debug: check the position after every walk */
 } fess_config;
 

@@ -22,6 +22,7 @@ typedef struct leg {
     search_outcome bout;
     board tb;              /* the target board: b with the target's goals */
     int have_tb;
+    fess_config fc[OPENING_HALVES]; /* the forward halves' configurations */
     fess *fw[OPENING_HALVES]; /* the forward halves, once the target is known */
     search_outcome fout[OPENING_HALVES];
     int fdone[OPENING_HALVES]; /* that half has ended without a meeting (or is not run) */
@@ -34,6 +35,7 @@ typedef struct leg {
 struct opening {
     const board *b;
     int nhalves;           /* 2, or 3 with OPENING_THIRD */
+    int hot;               /* OPENING_HOT: the first leg's squares half with hotspots */
     fess_config fc[OPENING_HALVES]; /* the forward halves': [0] following the target
                               board's packing plan, [1] without one, [2] that
                               one without advisors (OPENING_THIRD) */
@@ -94,7 +96,9 @@ static int start_forward(opening *o, leg *g)
     for (int k = 0; k < OPENING_HALVES; k++) {
         if (g->fdone[k])
             continue; /* not run */
-        g->fw[k] = fess_begin(&g->tb, &o->fc[k], &o->sub, o->mem, &g->fout[k]);
+        g->fc[k] = o->fc[k];
+        g->fc[k].hot = k == 1 && g == o->legs && o->hot;
+        g->fw[k] = fess_begin(&g->tb, &g->fc[k], &o->sub, o->mem, &g->fout[k]);
         fess_watch(g->fw[k], g->bw);
     }
     return 0;
@@ -125,6 +129,7 @@ opening *opening_begin(const board *b, const fess_config *fcfg, const backward_c
     o->fc[2].advisors = 0;
     o->fc[2].hf = 0;
     o->nhalves = halves & OPENING_THIRD ? 3 : 2;
+    o->hot = (halves & OPENING_HOT) && (halves & OPENING_HF);
     /* Two legs, the targets of two opening orders (opening.h). */
     const int orders[OPENING_LEGS] = {halves & OPENING_BICON ? OPEN_BICON : OPEN_MATCHED,
                                       OPEN_NEAREST};

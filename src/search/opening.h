@@ -32,7 +32,10 @@
  * OPEN_BICON, with the free-floor squares on no cycle after the stuck
  * boxes, when opening_begin is given OPENING_BICON, as by default)
  * and OPEN_NEAREST (nearest goals, stuck boxes always); the targets differ
- * and so do the levels each leg solves.
+ * and so do the levels each leg solves. With OPENING_HOT (the default) the
+ * first leg's squares half also orders a cell's children by Festival's HF
+ * hotspots, the second's not: each order solves levels the other loses
+ * (bench/README.md, "Festival's HF hotspots").
  *
  * As a portfolio member (portfolio.h) it runs in slices of stored positions
  * (opening_step); on its own, --strategy 4 (opening_solve). A level where
@@ -66,6 +69,9 @@ typedef struct opening opening;
 #define OPENING_THIRD 16u
 /* The first leg's backward order OPEN_BICON instead of OPEN_MATCHED. */
 #define OPENING_BICON 32u
+/* With OPENING_HF: the first leg's squares half orders a cell's children
+ * by Festival's HF hotspots (fess_config hot). */
+#define OPENING_HOT 64u
 #define OPENING_HALVES 3
 
 /* Targets: one backward half (and its forward halves) per opening order,

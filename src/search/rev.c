@@ -15,6 +15,9 @@
  * in rotation. */
 #define REV_BACK_SLICE 160000u
 #define REV_FWD_SLICE 40000u
+/* A track's turn once both have their first target: a forward slice and
+ * a backward one. */
+#define REV_TRACK_SLICE (REV_BACK_SLICE + REV_FWD_SLICE)
 
 /* One target and the backward half pulling towards it. */
 typedef struct rev_half {
@@ -25,31 +28,45 @@ typedef struct rev_half {
     int done;            /* exhausted: the target does not lead to the goal */
 } rev_half;
 
-struct rev {
-    const board *b;
+/* A forward half and the backward halves towards its targets. */
+typedef struct track {
     fess_config fc;
-    backward_config bc;
-    search_limits *lim; /* the caller's: max_nodes counts every half */
-    search_limits sub;  /* the halves': the caller's without max_nodes */
-    membudget *mem;
-    search_outcome *out;
     fess *fw;
     search_outcome fout; /* the forward half's; its end ends the search */
     uint64_t next_at;    /* the forward half's positions when the next
                             target is taken (0: no more targets) */
     rev_half h[REV_TARGETS];
     int nh;
+    int tried;           /* targets taken or tried (take_target) */
     unsigned turn;
+} track;
+
+struct rev {
+    const board *b;
+    backward_config bc;
+    search_limits *lim; /* the caller's: max_nodes counts every half */
+    search_limits sub;  /* the halves': the caller's without max_nodes */
+    membudget *mem;
+    search_outcome *out;
+    track t[REV_TRACKS];
+    int cur;            /* the track whose turn it is (once each has a target) */
+    uint64_t left;      /* positions left in that turn */
     int finished;
 };
 
 static void sum_stats(rev *r)
 {
     stats *st = &r->out->st;
-    *st = r->fout.st;
-    for (int k = 0; k < r->nh; k++)
-        stats_add(st, &r->h[k].bout.st);
-    st->targets = (uint64_t)r->nh;
+    memset(st, 0, sizeof *st);
+    uint64_t targets = 0;
+    for (int i = 0; i < REV_TRACKS; i++) {
+        track *t = &r->t[i];
+        stats_add(st, &t->fout.st);
+        for (int k = 0; k < t->nh; k++)
+            stats_add(st, &t->h[k].bout.st);
+        targets += (uint64_t)t->nh;
+    }
+    st->targets = targets;
     st->mem_bytes = r->mem->peak;
 }
 
@@ -60,10 +77,15 @@ rev *rev_begin(const board *b, const fess_config *fcfg, const backward_config *b
     out->strategy = "rev";
     rev *r = xcalloc(1, sizeof *r);
     r->b = b;
-    r->fc = *fcfg;
-    r->fc.hf = fcfg->matching; /* the HF order needs the matching */
-    r->fc.packing = 0;
-    r->fc.open = 1;
+    for (int i = 0; i < REV_TRACKS; i++) {
+        track *t = &r->t[i];
+        t->fc = *fcfg;
+        t->fc.hf = fcfg->matching; /* the HF order needs the matching */
+        t->fc.packing = 0;
+        t->fc.open = 1;
+        t->fc.hot = i == 1;
+        t->next_at = MAX(fwd_nodes, 1);
+    }
     r->bc = *bcfg;
     r->bc.open = 0;
     r->bc.cells = 0;
@@ -72,8 +94,7 @@ rev *rev_begin(const board *b, const fess_config *fcfg, const backward_config *b
     r->sub.max_nodes = 0;
     r->mem = mem;
     r->out = out;
-    r->next_at = MAX(fwd_nodes, 1);
-    return r; /* the forward half starts at the first step: a portfolio
+    return r; /* the forward halves start at their first turns: a portfolio
                  member that never runs costs nothing */
 }
 
@@ -85,22 +106,23 @@ static int finish(rev *r, stop_reason why)
     return 1;
 }
 
-/* The forward half has stored next_at positions: its most open position
- * becomes a new target, with a backward half towards it, unless it is one
- * already taken. The next target comes after REV_TARGET_GROWTH times as
- * many positions. */
-static void take_target(rev *r)
+/* Track t's forward half has stored next_at positions: its most open
+ * position becomes a new target, with a backward half towards it, unless
+ * it is one already taken. The next target comes after REV_TARGET_GROWTH
+ * times as many positions. */
+static void take_target(rev *r, track *t)
 {
     const board *b = r->b;
-    DEBUG_CHECK(r->nh < REV_TARGETS); /* next_at is 0 once the last is taken */
-    r->next_at = r->nh + 1 < REV_TARGETS ? r->next_at * REV_TARGET_GROWTH : 0;
+    DEBUG_CHECK(t->nh < REV_TARGETS); /* next_at is 0 once the last is taken */
+    t->tried++;
+    t->next_at = t->nh + 1 < REV_TARGETS ? t->next_at * REV_TARGET_GROWTH : 0;
     sq_t *boxes = xmalloc(sizeof(sq_t) * ((size_t)b->nboxes + 1));
     sq_t player = 0;
-    uint32_t target = fess_open_target(r->fw, boxes, &player);
+    uint32_t target = fess_open_target(t->fw, boxes, &player);
     int fresh = target != NODE_NONE;
-    for (int k = 0; k < r->nh && fresh; k++)
-        fresh = r->h[k].target != target;
-    rev_half *h = &r->h[r->nh];
+    for (int k = 0; k < t->nh && fresh; k++)
+        fresh = t->h[k].target != target;
+    rev_half *h = &t->h[t->nh];
     if (fresh)
         fresh = board_variant(b, NULL, boxes, player, &h->tb) == 0;
     if (fresh && distance_analyze(&h->tb) != 0) {
@@ -109,34 +131,34 @@ static void take_target(rev *r)
     }
     if (fresh) {
         if (getenv("KEEPER_TRACE_REV")) {
-            fprintf(stderr, "rev: target %d, node %u of %u\n", r->nh, target,
-                    (unsigned)r->fout.st.nodes);
+            fprintf(stderr, "rev: track %d, target %d, node %u of %u\n", (int)(t - r->t), t->nh,
+                    target, (unsigned)t->fout.st.nodes);
             search_trace_position(b, boxes, player);
         }
         h->target = target;
         h->bw = backward_begin(&h->tb, &r->bc, &r->sub, r->mem, &h->bout);
-        backward_watch(h->bw, fess_nodes(r->fw));
-        fess_watch(r->fw, h->bw);
-        r->nh++;
+        backward_watch(h->bw, fess_nodes(t->fw));
+        fess_watch(t->fw, h->bw);
+        t->nh++;
     }
     free(boxes);
 }
 
-/* One turn of the forward half, up to `upto` positions of its own.
+/* One turn of track t's forward half, up to `upto` positions of its own.
  * Returns 1 when the whole search has ended. */
-static int forward_turn(rev *r, uint64_t upto)
+static int forward_turn(rev *r, track *t, uint64_t upto)
 {
-    if (!fess_step(r->fw, upto))
+    if (!fess_step(t->fw, upto))
         return 0;
-    stop_reason why = r->fout.stop;
+    stop_reason why = t->fout.stop;
     /* solved (the goal, or a meeting), exhausted (no solution: FESS's
      * pruning is sound), or a limit every half shares */
     return finish(r, why);
 }
 
-static int backward_turn(rev *r, int k, uint64_t upto)
+static int backward_turn(rev *r, track *t, int k, uint64_t upto)
 {
-    rev_half *h = &r->h[k];
+    rev_half *h = &t->h[k];
     if (!backward_step(h->bw, upto))
         return 0;
     h->done = 1;
@@ -150,46 +172,88 @@ static int backward_turn(rev *r, int k, uint64_t upto)
     return 0;
 }
 
-/* The next live backward half in rotation after the last one served, or -1. */
-static int next_half(rev *r)
+/* The next live backward half of track t in rotation after the last one
+ * served, or -1. */
+static int next_half(track *t)
 {
-    for (int i = 0; i < r->nh; i++) {
-        int k = (int)(r->turn++ % (unsigned)r->nh);
-        if (!r->h[k].done)
+    for (int i = 0; i < t->nh; i++) {
+        int k = (int)(t->turn++ % (unsigned)t->nh);
+        if (!t->h[k].done)
             return k;
     }
     return -1;
 }
 
-static int step_halves(rev *r, uint64_t node_budget)
+/* Track t's turns until the search counts `budget` positions (0: no
+ * budget). Returns 1 when the whole search has ended. */
+static int step_track(rev *r, track *t, uint64_t budget)
 {
-    if (!r->fw)
-        r->fw = fess_begin(r->b, &r->fc, &r->sub, r->mem, &r->fout);
+    if (!t->fw)
+        t->fw = fess_begin(r->b, &t->fc, &r->sub, r->mem, &t->fout);
     for (int fwd_next = 1;;) {
         sum_stats(r);
         uint64_t total = r->out->st.nodes;
-        if (node_budget && total >= node_budget)
+        if (budget && total >= budget)
             return 0;
-        uint64_t room = node_budget ? node_budget - total : 0;
-        int k = fwd_next ? -1 : next_half(r);
+        uint64_t room = budget ? budget - total : 0;
+        int k = fwd_next ? -1 : next_half(t);
         fwd_next = k >= 0; /* forward and backward turns alternate */
         if (k < 0) {
             /* up to the first target in one go; then a slice, stopping
              * where the next target is due */
-            uint64_t upto = r->fout.st.nodes + REV_FWD_SLICE;
-            if (r->next_at)
-                upto = r->nh ? MIN(upto, r->next_at) : r->next_at;
+            uint64_t upto = t->fout.st.nodes + REV_FWD_SLICE;
+            if (t->next_at)
+                upto = t->nh ? MIN(upto, t->next_at) : t->next_at;
             if (room)
-                upto = MIN(upto, r->fout.st.nodes + room);
-            if (forward_turn(r, upto))
+                upto = MIN(upto, t->fout.st.nodes + room);
+            if (forward_turn(r, t, upto))
                 return 1;
-            if (r->next_at && r->fout.st.nodes >= r->next_at)
-                take_target(r);
-            fwd_next = !r->nh; /* no target yet: the forward half goes on */
+            if (t->next_at && t->fout.st.nodes >= t->next_at)
+                take_target(r, t);
+            fwd_next = !t->nh; /* no target yet: the forward half goes on */
         } else {
             uint64_t slice = room ? MIN(REV_BACK_SLICE, room) : REV_BACK_SLICE;
-            if (backward_turn(r, k, r->h[k].bout.st.nodes + slice))
+            if (backward_turn(r, t, k, t->h[k].bout.st.nodes + slice))
                 return 1;
+        }
+    }
+}
+
+/* The tracks in turn: each first up to its first target (or the try of
+ * one; the first track's comes first, as with one track), then turns of
+ * REV_TRACK_SLICE positions. A turn the caller's budget cut short goes on
+ * where it stopped. */
+static int step_tracks(rev *r, uint64_t node_budget)
+{
+    for (;;) {
+        sum_stats(r);
+        uint64_t total = r->out->st.nodes;
+        if (node_budget && total >= node_budget)
+            return 0;
+        track *t = NULL;
+        for (int i = 0; i < REV_TRACKS && !t; i++)
+            if (!r->t[i].tried)
+                t = &r->t[i];
+        uint64_t upto;
+        if (t) { /* its forward half up to the first target */
+            upto = total + (t->next_at - MIN(t->next_at, t->fout.st.nodes));
+            if (node_budget)
+                upto = MIN(upto, node_budget);
+        } else {
+            if (r->left == 0) {
+                r->cur = (r->cur + 1) % REV_TRACKS;
+                r->left = REV_TRACK_SLICE;
+            }
+            t = &r->t[r->cur];
+            upto = total + r->left;
+            if (node_budget)
+                upto = MIN(upto, node_budget);
+        }
+        if (step_track(r, t, upto))
+            return 1;
+        if (t == &r->t[r->cur]) {
+            uint64_t now = r->out->st.nodes;
+            r->left -= MIN(r->left, now - total);
         }
     }
 }
@@ -200,29 +264,27 @@ int rev_step(rev *r, uint64_t node_budget)
         return 1;
     uint64_t max = r->lim->max_nodes;
     int capped = max && (!node_budget || node_budget > max);
-    if (step_halves(r, capped ? max : node_budget))
+    if (step_tracks(r, capped ? max : node_budget))
         return 1;
     return capped ? finish(r, STOP_NODES) : 0;
 }
 
-void rev_end(rev *r)
+/* Track t's solution into out, when it has one and out has none. */
+static void track_end(track *t, search_outcome *out)
 {
-    search_outcome *out = r->out;
-    if (!r->fw) {
-        free(r);
+    if (!t->fw)
         return;
-    }
-    fess_watch(r->fw, NULL);
-    for (int k = 0; k < r->nh; k++) {
-        rev_half *h = &r->h[k];
-        backward_unwatch(h->bw, fess_nodes(r->fw));
+    fess_watch(t->fw, NULL);
+    for (int k = 0; k < t->nh; k++) {
+        rev_half *h = &t->h[k];
+        backward_unwatch(h->bw, fess_nodes(t->fw));
         backward_end(h->bw);
         if (h->bout.solved && !out->solved) {
             push_seq full = {0};
             if (h->bout.st.meetings == 0) {
                 /* the backward half reached its target: the forward path
                  * to it first */
-                nodes_path(fess_nodes(r->fw), h->target, &full);
+                nodes_path(fess_nodes(t->fw), h->target, &full);
             }
             for (int i = 0; i < h->bout.pushes.n; i++) {
                 const push_step *s = &h->bout.pushes.v[i];
@@ -235,16 +297,22 @@ void rev_end(rev *r)
         }
         push_seq_free(&h->bout.pushes);
     }
-    fess_end(r->fw);
-    if (r->fout.solved && !out->solved) {
+    fess_end(t->fw);
+    if (t->fout.solved && !out->solved) {
         out->solved = 1;
         out->stop = STOP_NONE;
-        out->pushes = r->fout.pushes;
-        r->fout.pushes = (push_seq){0};
+        out->pushes = t->fout.pushes;
+        t->fout.pushes = (push_seq){0};
     }
-    push_seq_free(&r->fout.pushes);
-    for (int k = 0; k < r->nh; k++)
-        board_free(&r->h[k].tb);
+    push_seq_free(&t->fout.pushes);
+    for (int k = 0; k < t->nh; k++)
+        board_free(&t->h[k].tb);
+}
+
+void rev_end(rev *r)
+{
+    for (int i = 0; i < REV_TRACKS; i++)
+        track_end(&r->t[i], r->out);
     sum_stats(r);
     free(r);
 }

@@ -25,6 +25,17 @@
  *     one of 100,000, another the other way round (bench/README.md, "The
  *     reverse search"); several targets hedge.
  *
+ *  4. Two forward halves (tracks), each with targets of its own: the HF
+ *     order above, and the same with Festival's HF hotspots ordering a
+ *     cell's children (fess_config hot: boxes off the goals beside a box
+ *     or a wall, empty goals no push could fill). The two find different
+ *     open positions, and each order solves levels the other loses
+ *     (bench/README.md, "The reverse search's second forward half"). The
+ *     first track's first target comes first, then the second's; then the
+ *     tracks take turns of REV_TRACK_SLICE positions, each alternating
+ *     its forward half with its backward halves as above. A forward half
+ *     that exhausts the level's positions ends the search (a proof).
+ *
  * For levels whose start is packed tight and whose goal area is not: the
  * opening search pulls the goal area open and pushes towards it; this one
  * pushes the start open and pulls towards it. No target (no stored
@@ -43,6 +54,9 @@
 #ifndef REV_TARGETS
 #define REV_TARGETS 3
 #endif
+/* Forward halves (tracks), each with targets of its own: the HF order, and
+ * the HF order with Festival's hotspots (fess_config hot). */
+#define REV_TRACKS 2
 #ifndef REV_TARGET_GROWTH
 #define REV_TARGET_GROWTH 3
 #endif

@@ -370,6 +370,50 @@ TEST(fess_regions_from_the_blocks_match_a_count)
     CHECK(reused > 1000);
 }
 
+/* Festival's HF hotspots of a child counted from its parent's (fess.c,
+ * hf_hotspots_child): with check on, the search compares each with a count
+ * afresh and dies on a difference. The HF order towards the level's goals
+ * on Sasquatch VII 35 (packed boxes round the few free squares) and IV 45. */
+TEST(fess_hf_hotspots_from_the_parent_match_a_count)
+{
+    const char *names[2] = {"sasquatch7_50.xsb", "sasquatch4_50.xsb"};
+    const int index[2] = {35, 45};
+    long reused = 0;
+    int ran = 0;
+    for (int i = 0; i < 2; i++) {
+        const char *path = test_shared_level(names[i]);
+        if (!path)
+            continue;
+        collection c;
+        REQUIRE(collection_load(&c, path) == 0);
+        board b;
+        position p;
+        if (c.nlevels >= index[i] && test_level_setup(&c.levels[index[i] - 1], &b, &p) == 0) {
+            fess_config cfg = fess_all_on();
+            cfg.hf = 1;
+            cfg.hot = 1;
+            cfg.packing = 0;
+            cfg.plan = 0;
+            cfg.check = 1;
+            search_limits lim = {0};
+            lim.max_nodes = test_quick() ? 5000 : 30000;
+            membudget mem;
+            mem_init(&mem, 1ULL << 30);
+            search_outcome out;
+            fess_solve(&b, &cfg, &lim, &mem, &out);
+            reused += (long)out.st.hotspots_reused;
+            ran++;
+            push_seq_free(&out.pushes);
+            test_level_free(&b, &p);
+        }
+        collection_free(&c);
+    }
+    fprintf(stderr, "  hotspots from the parent: %ld children\n", reused);
+    if (!ran)
+        SKIP("Sasquatch IV and VII not found");
+    CHECK(reused > 1000);
+}
+
 TEST(fess_solves_what_bfs_solves_boxoban)
 {
     fess_config cfg = fess_all_on();

@@ -103,7 +103,8 @@ static void run_opening(const board *b, const void *cfg, search_limits *lim, mem
 }
 
 /* Both forward halves together, then each alone (the squares half also in
- * Festival's HF order, and without advisors), the third half alone and with
+ * Festival's HF order, with its hotspots in the first leg, and without
+ * advisors), the third half alone and with
  * the two, then both with backward
  * halves in cells (of 100 positions, so that several cells form while the
  * forward halves still have to meet them): every
@@ -111,11 +112,13 @@ static void run_opening(const board *b, const void *cfg, search_limits *lim, mem
  * the backward search on its own. */
 TEST(opening_solves_what_bfs_solves_through_meetings)
 {
-    static const opening_case cases[8] = {
+    static const opening_case cases[9] = {
         {30, OPENING_BOTH, 0}, {30, OPENING_PLAN, 0}, {30, OPENING_SQUARES, 0},
-        {30, OPENING_SQUARES | OPENING_HF, 0}, {30, OPENING_SQUARES | OPENING_SQUARES_PLAIN, 0},
+        {30, OPENING_SQUARES | OPENING_HF, 0},
+        {30, OPENING_SQUARES | OPENING_HF | OPENING_HOT, 0},
+        {30, OPENING_SQUARES | OPENING_SQUARES_PLAIN, 0},
         {30, OPENING_THIRD, 0}, {30, OPENING_BOTH | OPENING_THIRD, 0}, {100, OPENING_BOTH, 1}};
-    for (int h = 0; h < 8; h++) {
+    for (int h = 0; h < 9; h++) {
         opening_met = 0;
         opening_case oc = cases[h];
         crosscheck_file("boxoban/medium/valid/000.txt", 50, run_opening, &oc, 0, 60);
@@ -134,7 +137,7 @@ TEST(opening_solves_what_bfs_solves_through_meetings)
 static void check_sliced(const collection *c, int count, int *met)
 {
     backward_config bc = {.reach = 1, .matching = 1, .cells = 1};
-    const unsigned halves = OPENING_BOTH | OPENING_HF | OPENING_BICON;
+    const unsigned halves = OPENING_BOTH | OPENING_HF | OPENING_BICON | OPENING_HOT;
     const uint64_t back = 30, step = 13;
     for (int k = 0; k < count && k < c->nlevels; k++) {
         board b;

@@ -80,7 +80,7 @@ static void run_rev(const board *b, const void *cfg, search_limits *lim, membudg
     rev_solve(b, &rev_fess, &bc, fwd_nodes, lim, mem, out);
     if (out->solved && !strcmp(out->strategy, "rev-meet"))
         rev_met++;
-    CHECK(out->st.targets <= REV_TARGETS);
+    CHECK(out->st.targets <= REV_TRACKS * REV_TARGETS);
     rev_targets2 += out->st.targets >= 2;
     /* a target that leads nowhere proves nothing: only the forward half's
      * exhaustion reads as "no solution" */
@@ -100,7 +100,12 @@ TEST(rev_solves_what_bfs_solves_through_meetings)
         rev_met = rev_targets2 = 0;
         crosscheck_file("boxoban/medium/valid/000.txt", 50, run_rev, &fwd[h], 0, 60);
         if (test_shared_level("boxoban/medium/valid/000.txt")) {
-            CHECK(rev_met >= (test_quick() ? 3 : 15));
+            fprintf(stderr, "  first target after %llu positions: %d met, %d with two targets\n",
+                    (unsigned long long)fwd[h], rev_met, rev_targets2);
+            /* two forward halves solve more of these small levels
+             * themselves once the first target is later: 34 and 6 of the 50
+             * met (43 and 30 with one forward half) */
+            CHECK(rev_met >= (test_quick() ? (h ? 1 : 3) : (h ? 3 : 15)));
             if (h == 0) /* 4 of the 50 when written */
                 CHECK(rev_targets2 >= 2);
         }
