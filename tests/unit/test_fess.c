@@ -330,88 +330,75 @@ TEST(fess_solves_the_demo_levels)
     collection_free(&c);
 }
 
+/* FESS with check on, on shared level `index` of `name`, for 5,000
+ * positions (30,000 unless quick): the statistics into *st. Returns 0 when
+ * the level is not found (nothing run). */
+static int run_checked(const char *name, int index, fess_config cfg, stats *st)
+{
+    const char *path = test_shared_level(name);
+    if (!path)
+        return 0;
+    collection c;
+    if (collection_load(&c, path) != 0) {
+        test_fail(__FILE__, __LINE__, "%s does not load", path);
+        return 0;
+    }
+    board b;
+    position p;
+    int ran = 0;
+    if (c.nlevels >= index && test_level_setup(&c.levels[index - 1], &b, &p) == 0) {
+        cfg.check = 1;
+        search_limits lim = {0};
+        lim.max_nodes = test_quick() ? 5000 : 30000;
+        membudget mem;
+        mem_init(&mem, 1ULL << 30);
+        search_outcome out;
+        fess_solve(&b, &cfg, &lim, &mem, &out);
+        stats_add(st, &out.st);
+        ran = 1;
+        push_seq_free(&out.pushes);
+        test_level_free(&b, &p);
+    }
+    collection_free(&c);
+    return ran;
+}
+
 /* A child's free-floor regions counted from its parent's and the blocks of
  * the box's walk (fess.c, generate): with check on, the search compares
  * each with a count afresh and dies on a difference. Big boards, where
  * the walks build the blocks: Sasquatch VII 41 and IV 45. */
 TEST(fess_regions_from_the_blocks_match_a_count)
 {
-    const char *names[2] = {"sasquatch7_50.xsb", "sasquatch4_50.xsb"};
-    const int index[2] = {41, 45};
-    long reused = 0;
-    int ran = 0;
-    for (int i = 0; i < 2; i++) {
-        const char *path = test_shared_level(names[i]);
-        if (!path)
-            continue;
-        collection c;
-        REQUIRE(collection_load(&c, path) == 0);
-        board b;
-        position p;
-        if (c.nlevels >= index[i] && test_level_setup(&c.levels[index[i] - 1], &b, &p) == 0) {
-            fess_config cfg = fess_all_on();
-            cfg.check = 1;
-            search_limits lim = {0};
-            lim.max_nodes = test_quick() ? 5000 : 30000;
-            membudget mem;
-            mem_init(&mem, 1ULL << 30);
-            search_outcome out;
-            fess_solve(&b, &cfg, &lim, &mem, &out);
-            reused += (long)out.st.regions_reused;
-            ran++;
-            push_seq_free(&out.pushes);
-            test_level_free(&b, &p);
-        }
-        collection_free(&c);
-    }
-    fprintf(stderr, "  regions from the blocks: %ld children\n", reused);
+    stats st = {0};
+    int ran = run_checked("sasquatch7_50.xsb", 41, fess_all_on(), &st) +
+              run_checked("sasquatch4_50.xsb", 45, fess_all_on(), &st);
+    fprintf(stderr, "  regions from the blocks: %llu children\n",
+            (unsigned long long)st.regions_reused);
     if (!ran)
         SKIP("Sasquatch IV and VII not found");
-    CHECK(reused > 1000);
+    CHECK(st.regions_reused > 1000);
 }
 
 /* Festival's HF hotspots of a child counted from its parent's (fess.c,
  * hf_hotspots_child): with check on, the search compares each with a count
- * afresh and dies on a difference. The HF order towards the level's goals
- * on Sasquatch VII 35 (packed boxes round the few free squares) and IV 45. */
+ * afresh and dies on a difference. The HF order with hotspots towards the
+ * level's goals on Sasquatch VII 35 (packed boxes round the few free
+ * squares) and IV 45. */
 TEST(fess_hf_hotspots_from_the_parent_match_a_count)
 {
-    const char *names[2] = {"sasquatch7_50.xsb", "sasquatch4_50.xsb"};
-    const int index[2] = {35, 45};
-    long reused = 0;
-    int ran = 0;
-    for (int i = 0; i < 2; i++) {
-        const char *path = test_shared_level(names[i]);
-        if (!path)
-            continue;
-        collection c;
-        REQUIRE(collection_load(&c, path) == 0);
-        board b;
-        position p;
-        if (c.nlevels >= index[i] && test_level_setup(&c.levels[index[i] - 1], &b, &p) == 0) {
-            fess_config cfg = fess_all_on();
-            cfg.hf = 1;
-            cfg.hot = 1;
-            cfg.packing = 0;
-            cfg.plan = 0;
-            cfg.check = 1;
-            search_limits lim = {0};
-            lim.max_nodes = test_quick() ? 5000 : 30000;
-            membudget mem;
-            mem_init(&mem, 1ULL << 30);
-            search_outcome out;
-            fess_solve(&b, &cfg, &lim, &mem, &out);
-            reused += (long)out.st.hotspots_reused;
-            ran++;
-            push_seq_free(&out.pushes);
-            test_level_free(&b, &p);
-        }
-        collection_free(&c);
-    }
-    fprintf(stderr, "  hotspots from the parent: %ld children\n", reused);
+    fess_config cfg = fess_all_on();
+    cfg.hf = 1;
+    cfg.hot = 1;
+    cfg.packing = 0;
+    cfg.plan = 0;
+    stats st = {0};
+    int ran = run_checked("sasquatch7_50.xsb", 35, cfg, &st) +
+              run_checked("sasquatch4_50.xsb", 45, cfg, &st);
+    fprintf(stderr, "  hotspots from the parent: %llu children\n",
+            (unsigned long long)st.hotspots_reused);
     if (!ran)
         SKIP("Sasquatch IV and VII not found");
-    CHECK(reused > 1000);
+    CHECK(st.hotspots_reused > 1000);
 }
 
 TEST(fess_solves_what_bfs_solves_boxoban)
