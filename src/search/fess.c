@@ -67,7 +67,7 @@ typedef struct kid {
     sq_t from, to;   /* the moved box */
     uint8_t opens;   /* the move gives the player a new push of another box */
     uint8_t advised;
-    uint16_t hot;    /* cfg->hf: the child's hotspots (hf_hotspots) */
+    uint16_t hot;    /* use_hot: the child's hotspots (hf_hotspots_child) */
 } kid;
 
 struct fess {
@@ -552,7 +552,7 @@ static const uint16_t *walk_from(fess *f, sq_t s)
     return f->walk[s];
 }
 
-/* cfg->hf (not open): Festival's HF hotspots, the order's term after the
+/* cfg->hot (with hf): Festival's HF hotspots, the order's term after the
  * boxes on the target's squares: boxes off those squares with a box or a
  * wall beside them, and empty target squares no push could fill now (on
  * every side a wall next to the square, or a box or a wall where the
