@@ -13,7 +13,9 @@
 #include "../../src/search/boxpath.h"
 #include "../../src/util/util.h"
 
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Brute force: from position p, the box on `from` alone moves (pushes of
  * that box, walks of the player, other boxes still, never onto a dead
@@ -363,20 +365,30 @@ static int run_checked(const char *name, int index, fess_config cfg, stats *st)
     return ran;
 }
 
+/* cfg with check on, on Sasquatch VII `vii` and IV 45 (run_checked): the
+ * counter at byte `off` of the statistics, named `what`, must pass 1,000
+ * (the checked path ran); skipped visibly without the levels. */
+static void check_on_big_boards(fess_config cfg, int vii, const char *what, size_t off)
+{
+    stats st = {0};
+    int ran = run_checked("sasquatch7_50.xsb", vii, cfg, &st) +
+              run_checked("sasquatch4_50.xsb", 45, cfg, &st);
+    uint64_t v;
+    memcpy(&v, (const char *)&st + off, sizeof v);
+    fprintf(stderr, "  %s: %llu children\n", what, (unsigned long long)v);
+    if (!ran)
+        SKIP("Sasquatch IV and VII not found");
+    CHECK(v > 1000);
+}
+
 /* A child's free-floor regions counted from its parent's and the blocks of
  * the box's walk (fess.c, generate): with check on, the search compares
  * each with a count afresh and dies on a difference. Big boards, where
  * the walks build the blocks: Sasquatch VII 41 and IV 45. */
 TEST(fess_regions_from_the_blocks_match_a_count)
 {
-    stats st = {0};
-    int ran = run_checked("sasquatch7_50.xsb", 41, fess_all_on(), &st) +
-              run_checked("sasquatch4_50.xsb", 45, fess_all_on(), &st);
-    fprintf(stderr, "  regions from the blocks: %llu children\n",
-            (unsigned long long)st.regions_reused);
-    if (!ran)
-        SKIP("Sasquatch IV and VII not found");
-    CHECK(st.regions_reused > 1000);
+    check_on_big_boards(fess_all_on(), 41, "regions from the blocks",
+                        offsetof(stats, regions_reused));
 }
 
 /* Festival's HF hotspots of a child counted from its parent's (fess.c,
@@ -391,14 +403,7 @@ TEST(fess_hf_hotspots_from_the_parent_match_a_count)
     cfg.hot = 1;
     cfg.packing = 0;
     cfg.plan = 0;
-    stats st = {0};
-    int ran = run_checked("sasquatch7_50.xsb", 35, cfg, &st) +
-              run_checked("sasquatch4_50.xsb", 45, cfg, &st);
-    fprintf(stderr, "  hotspots from the parent: %llu children\n",
-            (unsigned long long)st.hotspots_reused);
-    if (!ran)
-        SKIP("Sasquatch IV and VII not found");
-    CHECK(st.hotspots_reused > 1000);
+    check_on_big_boards(cfg, 35, "hotspots from the parent", offsetof(stats, hotspots_reused));
 }
 
 TEST(fess_solves_what_bfs_solves_boxoban)
