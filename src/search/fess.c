@@ -135,31 +135,6 @@ struct fess {
     int trace_best;
 };
 
-/* Debug trace: the board of the position on f->pos, player at pl. */
-static void trace_board(const fess *f, uint32_t n, sq_t pl)
-{
-    const board *b = f->b;
-    uint32_t rank = f->rank_of[n]; /* n < f->nranks */
-    fprintf(stderr, "fess: packed %d, regions %d, %llu positions, depth %u\n",
-            rank_packed(rank), rank_conn(rank),
-            (unsigned long long)f->st->nodes, node_g(nodes_at(&f->ns, n)));
-    for (int y = 0; y < b->height; y++) {
-        char line[512];
-        int w = b->width < 511 ? b->width : 511;
-        for (int x = 0; x < w; x++) {
-            sq_t s = b->sq_of_cell[y * b->width + x];
-            char c = '#';
-            if (s != SQ_NONE) {
-                int box = f->pos.box_at[s] != NO_BOX, goal = b->is_goal[s];
-                c = box ? (goal ? '*' : '$') : s == pl ? (goal ? '+' : '@') : (goal ? '.' : ' ');
-            }
-            line[x] = c;
-        }
-        line[w] = 0;
-        fprintf(stderr, "%s\n", line);
-    }
-}
-
 /* ---------------------------------------------------------- cells */
 
 /* An entry's key: the accumulated weight (16 bits, saturating), the rank
@@ -863,7 +838,9 @@ static int expand(fess *f, uint32_t ci, fentry e)
     f->st->expanded++;
     if (f->trace && n < f->nranks && rank_packed(f->rank_of[n]) > f->trace_best) {
         f->trace_best = rank_packed(f->rank_of[n]);
-        trace_board(f, n, f->pos.player);
+        fprintf(stderr, "fess: packed %d, regions %d, %llu positions, depth %u\n", f->trace_best,
+                rank_conn(f->rank_of[n]), (unsigned long long)f->st->nodes, node_g(nd));
+        search_trace_position(f->b, f->pos.boxes, f->pos.player);
     }
     /* the key holds the order of the position's rank (order_rank) */
     uint32_t own = order_rank(f, key_rank(e.key) & (f->use_hot ? 0xFFFF0000u : ~0u));

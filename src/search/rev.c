@@ -234,27 +234,22 @@ static int step_tracks(rev *r, uint64_t node_budget)
         for (int i = 0; i < REV_TRACKS && !t; i++)
             if (!r->t[i].tried)
                 t = &r->t[i];
-        uint64_t upto;
-        if (t) { /* its forward half up to the first target */
-            upto = total + (t->next_at - MIN(t->next_at, t->fout.st.nodes));
-            if (node_budget)
-                upto = MIN(upto, node_budget);
-        } else {
+        int turn = !t; /* a turn of REV_TRACK_SLICE, not the first target's run */
+        if (turn) {
             if (r->left == 0) {
                 r->cur = (r->cur + 1) % REV_TRACKS;
                 r->left = REV_TRACK_SLICE;
             }
             t = &r->t[r->cur];
-            upto = total + r->left;
-            if (node_budget)
-                upto = MIN(upto, node_budget);
         }
+        /* the first target's run: the forward half up to it */
+        uint64_t upto = total + (turn ? r->left : t->next_at - MIN(t->next_at, t->fout.st.nodes));
+        if (node_budget)
+            upto = MIN(upto, node_budget);
         if (step_track(r, t, upto))
             return 1;
-        if (t == &r->t[r->cur]) {
-            uint64_t now = r->out->st.nodes;
-            r->left -= MIN(r->left, now - total);
-        }
+        if (turn)
+            r->left -= MIN(r->left, r->out->st.nodes - total);
     }
 }
 

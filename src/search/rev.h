@@ -30,7 +30,7 @@
  *     cell's children (fess_config hot: boxes off the goals beside a box
  *     or a wall, empty goals no push could fill). The two find different
  *     open positions, and each order solves levels the other loses
- *     (bench/README.md, "The reverse search's second forward half"). The
+ *     (bench/README.md, "Festival's HF hotspots"). The
  *     first track's first target comes first, then the second's; then the
  *     tracks take turns of REV_TRACK_SLICE positions, each alternating
  *     its forward half with its backward halves as above. A forward half
