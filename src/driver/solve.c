@@ -91,10 +91,12 @@ void driver_configs(const options *o, search_configs *sc)
                          (o->opening_third ? OPENING_THIRD : 0u) |
                          (o->opening_bicon ? OPENING_BICON : 0u) |
                          (o->opening_hot ? OPENING_HOT : 0u);
+    sc->rev = (rev_config){.fwd_nodes = REV_FWD_NODES, .tracks = (unsigned)o->rev_tracks,
+                           .toward = (int)o->rev_toward};
     sc->portfolio = (portfolio_config){.astar = sc->astar, .fess = sc->fess,
                                        .backward = sc->backward, .use_backward = 1,
                                        .meet = (int)o->meet, .use_opening = (int)o->opening,
-                                       .use_rev = (int)o->rev,
+                                       .use_rev = (int)o->rev, .rev = sc->rev,
                                        .opening_halves = sc->opening_halves,
                                        .lent = (int)o->lent};
 }
@@ -818,7 +820,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
         } else if (o->strategy == 4) {
             opening_solve(&b, &sc.fess, &sc.backward, OPENING_BACK_NODES, sc.opening_halves, lim, &mem, &out);
         } else if (o->strategy == 5) {
-            rev_solve(&b, &sc.fess, &sc.backward, REV_FWD_NODES, lim, &mem, &out);
+            rev_solve(&b, &sc.fess, &sc.backward, &sc.rev, lim, &mem, &out);
         } else {
             portfolio_solve(&b, &sc.portfolio, lim, &mem, &out);
         }

@@ -58,6 +58,7 @@ typedef struct search_configs {
     fess_config fess;
     backward_config backward;
     unsigned opening_halves; /* opening.h: OPENING_BOTH and its variants */
+    rev_config rev;          /* the reverse search's (rev.h) */
     portfolio_config portfolio;
 } search_configs;
 void driver_configs(const options *o, search_configs *sc);

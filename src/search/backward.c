@@ -367,6 +367,8 @@ static uint64_t make_key(backward *w, int64_t cost, int onstart, int regions)
 {
     uint64_t h = cost >= (int64_t)0xFFFFF ? 0xFFFFF : (uint64_t)cost;
     uint64_t off = (uint64_t)MIN(w->b->nboxes - onstart, 0xFFF);
+    if (w->cfg->toward) /* Festival's REV pull order: regions first */
+        return (uint64_t)MIN(regions, 0xF) << 60 | off << 48 | h << 28 | (w->seq++ & 0xFFFFFFF);
     return h << 44 | off << 32 | (uint64_t)MIN(regions, 0xF) << 28 | (w->seq++ & 0xFFFFFFF);
 }
 

@@ -58,6 +58,13 @@ typedef struct backward_config {
                      cells served in turn and the best one every other step
                      (Festival's backward FESS without advisors), so that no
                      plateau of one key holds the whole search */
+    int toward;   /* without open: the order pulls towards the start through
+                     open positions (Festival's REV pull order; the reverse
+                     search's backward halves): fewer free-floor regions
+                     first, then fewer boxes off start squares, then the
+                     matching to the start squares (else the matching
+                     first, then the boxes off start squares, then the
+                     regions) */
 } backward_config;
 
 /* Searches from the solved position to the level's start. `b` must have

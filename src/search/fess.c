@@ -67,7 +67,10 @@ typedef struct kid {
     sq_t from, to;   /* the moved box */
     uint8_t opens;   /* the move gives the player a new push of another box */
     uint8_t advised;
-    uint16_t hot;    /* use_hot: the child's hotspots (hf_hotspots_child) */
+    uint16_t hot;    /* use_hot: the child's hotspots (hf_hotspots_child);
+                        use_rev: its stuck boxes (rev_stuck_child) */
+    uint32_t rdist;  /* use_rev: its boxes' distance sum (rev_field) */
+    uint64_t rkey;   /* use_rev: its key below the weight (rev_key) */
 } kid;
 
 struct fess {
@@ -130,7 +133,13 @@ struct fess {
     uint32_t checks;
     deadline_poll dpoll; /* the clock between checks */
     int use_hot;         /* cfg->hf and cfg->hot: hotspots order the children */
-    int hot;             /* the expanded position's hotspots (use_hot) */
+    int hot;             /* the expanded position's hotspots (use_hot) or
+                            stuck boxes (use_rev) */
+    int use_rev;         /* cfg->hf, open and revpush: Festival's REV order */
+    uint16_t *rfield;    /* use_rev: [nsq] the distances the children's sums add
+                            (rev_field) */
+    uint32_t rsum;       /* the expanded position's sum over its boxes */
+    uint8_t *pocket;     /* use_rev: [nsq] goals in pockets (rev_pockets) */
     int trace;           /* KEEPER_TRACE_FESS: print each expanded position that packs more */
     int trace_best;
 };
@@ -456,7 +465,7 @@ static void add_kid(fess *f, uint32_t idx, uint32_t rank, sq_t from, sq_t to, in
         f->capkids = f->capkids ? f->capkids * 2 : 256;
         f->kids = xrealloc(f->kids, sizeof(kid) * f->capkids);
     }
-    f->kids[f->nkids++] = (kid){idx, rank, from, to, (uint8_t)opens, 0, 0};
+    f->kids[f->nkids++] = (kid){idx, rank, from, to, (uint8_t)opens, 0, 0, 0, 0};
 }
 
 /* cfg->hf: the child's distance to the goals, estimated from the expanded
@@ -601,6 +610,159 @@ static int hf_hotspots_child(const fess *f, sq_t from, sq_t to)
     return sum;
 }
 
+/* cfg->revpush: Festival's REV push order. A box off the goals is stuck
+ * when no push moves it: on each axis a box, a wall or a dead square ahead
+ * or a box or a wall behind (as hot_at, with the box on `add` counted and
+ * the one on `del` not). */
+static int stuck_at(const fess *f, sq_t s, sq_t add, sq_t del)
+{
+    const board *b = f->b;
+    const position *p = &f->pos;
+    if (!occupied_as(p, s, add, del) || b->is_goal[s])
+        return 0;
+    for (int d = 0; d < 4; d++) {
+        sq_t ahead = b->nb[s][d], behind = b->nb[s][DIR_OPP(d)];
+        if (ahead != SQ_NONE && behind != SQ_NONE && !b->dead[ahead] &&
+            !occupied_as(p, ahead, add, del) && !occupied_as(p, behind, add, del))
+            return 0;
+    }
+    return 1;
+}
+
+/* The stuck boxes of the position on the board, counted afresh. */
+static int rev_stuck(const fess *f)
+{
+    int sum = 0;
+    for (int i = 0; i < f->b->nboxes; i++)
+        sum += stuck_at(f, f->pos.boxes[i], SQ_NONE, SQ_NONE);
+    return sum;
+}
+
+/* The stuck boxes of the child on the board (a box just moved from `from`
+ * to `to`) from its parent's (f->hot): a box's share depends on its four
+ * neighbours alone, so only from, to and their neighbours change. */
+static int rev_stuck_child(const fess *f, sq_t from, sq_t to)
+{
+    const board *b = f->b;
+    sq_t near[10];
+    int n = 0;
+    const sq_t ends[2] = {from, to};
+    for (int e = 0; e < 2; e++) {
+        near[n++] = ends[e];
+        for (int d = 0; d < 4; d++)
+            if (b->nb[ends[e]][d] != SQ_NONE)
+                near[n++] = b->nb[ends[e]][d];
+    }
+    int sum = f->hot;
+    for (int i = 0; i < n; i++) {
+        int dup = 0;
+        for (int j = 0; j < i && !dup; j++)
+            dup = near[j] == near[i];
+        if (!dup)
+            sum += stuck_at(f, near[i], SQ_NONE, SQ_NONE) - stuck_at(f, near[i], from, to);
+    }
+    return sum;
+}
+
+/* The expanded position's distance field (on the board, f->hot its stuck
+ * boxes): with stuck boxes, each square's walking distance (walls alone)
+ * from the nearest stuck box, so that pushes away from them sum larger;
+ * with none, each square's push distance to the nearest goal (pushes away
+ * from the goals). Its sum over the boxes into f->rsum; a child's sum is
+ * the parent's with the moved box's term changed (the field stays the
+ * parent's: a tie-break). */
+static void rev_field(fess *f)
+{
+    const board *b = f->b;
+    uint16_t *d = f->rfield;
+    if (f->hot == 0) {
+        for (int s = 0; s < b->nsq; s++)
+            d[s] = b->near_dist[s] == DIST_INF ? 0 : b->near_dist[s];
+    } else {
+        sq_t *queue = f->walkq;
+        int head = 0, tail = 0;
+        for (int s = 0; s < b->nsq; s++)
+            d[s] = UINT16_MAX;
+        for (int i = 0; i < b->nboxes; i++) {
+            sq_t s = f->pos.boxes[i];
+            if (stuck_at(f, s, SQ_NONE, SQ_NONE)) {
+                d[s] = 0;
+                queue[tail++] = s;
+            }
+        }
+        while (head < tail) {
+            sq_t q = queue[head++];
+            for (int k = 0; k < 4; k++) {
+                sq_t t = b->nb[q][k];
+                if (t != SQ_NONE && d[t] == UINT16_MAX) {
+                    d[t] = (uint16_t)(d[q] + 1);
+                    queue[tail++] = t;
+                }
+            }
+        }
+        for (int s = 0; s < b->nsq; s++)
+            if (d[s] == UINT16_MAX)
+                d[s] = 0;
+    }
+    uint32_t sum = 0;
+    for (int i = 0; i < b->nboxes; i++)
+        sum += d[f->pos.boxes[i]];
+    f->rsum = sum;
+}
+
+/* The goal pockets: a goal with walls on three sides, then, as if it were
+ * a wall, the goals that leaves so, and so on. */
+static void rev_pockets(fess *f)
+{
+    const board *b = f->b;
+    uint8_t *wall = xcalloc((size_t)b->nsq, 1);
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int s = 0; s < b->nsq; s++) {
+            if (!b->is_goal[s] || wall[s])
+                continue;
+            int walls = 0;
+            for (int d = 0; d < 4; d++)
+                walls += b->nb[s][d] == SQ_NONE || wall[b->nb[s][d]];
+            if (walls == 3) {
+                wall[s] = 1;
+                changed = 1;
+            }
+        }
+    }
+    memcpy(f->pocket, wall, (size_t)b->nsq);
+    free(wall);
+}
+
+/* The REV advisor: the first child pushing a box into a pocket; else the
+ * best child (least key without the weight) whose key beats the parent's
+ * (pkey); with two children or fewer, the first. */
+static void advise_rev(fess *f, uint64_t pkey)
+{
+    for (uint32_t k = 0; k < f->nkids; k++)
+        if (f->pocket[f->kids[k].to]) {
+            f->kids[k].advised = 1;
+            return;
+        }
+    int best = -1;
+    for (uint32_t k = 0; k < f->nkids; k++)
+        if (f->kids[k].rkey < pkey && (best < 0 || f->kids[k].rkey < f->kids[best].rkey))
+            best = (int)k;
+    if (best >= 0)
+        f->kids[best].advised = 1;
+    else if (f->nkids > 0 && f->nkids <= 2)
+        f->kids[0].advised = 1;
+}
+
+/* use_rev: a child's key below the weight: its rank in the HF order with
+ * its stuck boxes in the last byte (out of plan, 0 here), then the larger
+ * distance sum first. */
+static uint64_t rev_key(const fess *f, const kid *kd)
+{
+    uint32_t kr = (order_rank(f, kd->rank) & 0xFFFFFF00u) | MIN(kd->hot, 0xFFu);
+    return entry_key(0, kr, 0xFFFFu - MIN(kd->rdist, 0xFFFFu));
+}
+
 /* Generates the children of node n (on the board, player region in f->r):
  * stores the new ones, collects the unexpanded ones in f->kids. Returns 1
  * when the search must stop (goal found or memory spent). */
@@ -716,6 +878,15 @@ static int generate(fess *f, uint32_t n, int pruned)
                 f->st->best_packed = (uint64_t)rank_packed(rank);
             int opens = f->cfg->advisors && !f->cfg->hf && opens_push(f, p, m->to);
             add_kid(f, c, rank, from, m->to, opens);
+            if (f->use_rev) {
+                int st = rev_stuck_child(f, from, m->to);
+                if (f->cfg->check && st != rev_stuck(f))
+                    die("fess: a child's stuck boxes from its parent's differ from a count");
+                kid *kd = &f->kids[f->nkids - 1];
+                kd->hot = (uint16_t)MIN(st, 0xFFFF);
+                kd->rdist = f->rsum - f->rfield[from] + f->rfield[m->to];
+                f->st->stuck_reused++;
+            }
             if (f->use_hot) {
                 int hot = hf_hotspots_child(f, from, m->to);
                 if (f->cfg->check && hot != hf_hotspots(f))
@@ -843,7 +1014,8 @@ static int expand(fess *f, uint32_t ci, fentry e)
         search_trace_position(f->b, f->pos.boxes, f->pos.player);
     }
     /* the key holds the order of the position's rank (order_rank) */
-    uint32_t own = order_rank(f, key_rank(e.key) & (f->use_hot ? 0xFFFF0000u : ~0u));
+    uint32_t own =
+        order_rank(f, key_rank(e.key) & (f->use_hot || f->use_rev ? 0xFFFF0000u : ~0u));
     uint32_t best = order_rank(f, own) <= order_rank(f, f->cells[ci].rank) ? own
                                                                           : f->cells[ci].rank;
     uint32_t home = cell_get(f, best);
@@ -853,14 +1025,26 @@ static int expand(fess *f, uint32_t ci, fentry e)
     }
     if (f->use_hot)
         f->hot = hf_hotspots(f);
+    if (f->use_rev) {
+        f->hot = rev_stuck(f);
+        rev_field(f);
+    }
     if (generate(f, n, pruned))
         return 1;
     if (!f->cfg->hf) /* hf: every move weighs 0, the advisors would name none */
         advise(f, own);
+    if (f->use_rev) {
+        /* the children's keys without the weight, for the advisor */
+        for (uint32_t k = 0; k < f->nkids; k++)
+            f->kids[k].advised = 0;
+        for (uint32_t k = 0; k < f->nkids; k++)
+            f->kids[k].rkey = rev_key(f, &f->kids[k]);
+        advise_rev(f, e.key & 0xFFFFFFFFFFFFull);
+    }
     fcell *c = &f->cells[home];
     for (uint32_t k = 0; k < f->nkids; k++) {
         const kid *kd = &f->kids[k];
-        uint32_t w = f->cfg->hf ? 0u : accw + (kd->advised ? 0u : 1u);
+        uint32_t w = f->cfg->hf && !f->use_rev ? 0u : accw + (kd->advised ? 0u : 1u);
         uint32_t dd = hf_dist(f, kd);
         f->st->advised += kd->advised;
         /* with hotspots, they take the rank's last two bytes (rooms and
@@ -868,7 +1052,8 @@ static int expand(fess *f, uint32_t ci, fentry e)
         uint32_t kr = order_rank(f, kd->rank);
         if (f->use_hot)
             kr = (kr & 0xFFFF0000u) | kd->hot;
-        if (cell_push(f, c, entry_key(w, kr, dd), kd->node) != 0) {
+        uint64_t key = f->use_rev ? entry_key(w, 0, 0) | kd->rkey : entry_key(w, kr, dd);
+        if (cell_push(f, c, key, kd->node) != 0) {
             f->stop = STOP_MEMORY;
             return 1;
         }
@@ -893,6 +1078,7 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     f->goal = NODE_NONE;
     f->trace = getenv("KEEPER_TRACE_FESS") != NULL;
     f->use_hot = cfg->hf && cfg->hot;
+    f->use_rev = cfg->hf && cfg->open && cfg->revpush && !f->use_hot;
     pos_init(&f->pos, b);
     pstack_init(&f->path);
     reach_init(&f->r, b->nsq);
@@ -915,6 +1101,11 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     feat_init(&f->fc, b, &f->pk, &f->pl);
     f->walk = xcalloc((size_t)b->nsq, sizeof(uint16_t *));
     f->walkq = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
+    if (f->use_rev) {
+        f->rfield = xcalloc((size_t)b->nsq, sizeof(uint16_t));
+        f->pocket = xcalloc((size_t)b->nsq, 1);
+        rev_pockets(f);
+    }
     memset(&f->rm, 0, sizeof f->rm);
     if (cfg->rooms && rooms_build(&f->rm, b) != 0)
         f->rm.nrooms = 0;
@@ -1016,7 +1207,13 @@ uint32_t fess_open_target(fess *f, sq_t *boxes, sq_t *player)
         seen++;
         f->st->setpos_steps += pstack_set(&f->path, &f->pos, &f->ns, c);
         int stuck = unpushable(f);
+        /* use_rev: the larger distance sum of its order first (rev_field) */
         uint32_t g = node_g(nodes_at(&f->ns, c));
+        if (f->use_rev) {
+            f->hot = rev_stuck(f);
+            rev_field(f);
+            g = f->rsum;
+        }
         if (best == NODE_NONE || stuck < best_stuck || (stuck == best_stuck && g > best_g)) {
             best = c;
             best_stuck = stuck;
@@ -1118,6 +1315,8 @@ void fess_end(fess *f)
             free(f->walk[q]);
     free(f->walk);
     free(f->walkq);
+    free(f->rfield);
+    free(f->pocket);
     nodes_free(&f->ns);
     mem_free(f->mem, f->rank_of, sizeof(uint32_t) * f->rank_cap);
     mem_free(f->mem, f->below, sizeof(uint16_t) * f->below_cap);

@@ -66,6 +66,18 @@ typedef struct fess_config {
                             after the free-floor regions and packed, in
                             place of the room links; the cells are keyed on
                             those two alone */
+    int revpush;         /* with hf and open: Festival's REV push order (the
+                            reverse search's third track): the cells are
+                            keyed on the free-floor regions alone; a cell's
+                            children go by accumulated weight, regions, room
+                            links, then the boxes off the goals no push moves
+                            (stuck), then the larger sum of the boxes'
+                            walking distances from the stuck boxes (or,
+                            with none stuck, their push distances to the
+                            nearest goal); a push into a goal pocket (a goal
+                            walled on three sides, the pockets filled in
+                            turn), or else the best child better than its
+                            parent, weighs 0, any other 1 */
     int check;           /* debug: check the position after every walk */
 } fess_config;
 

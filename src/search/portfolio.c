@@ -55,8 +55,17 @@ static const uint64_t NOMINAL_NS[] = {
  * its own positions, which cost about 2 us (its backward halves' most):
  * counted at FESS's cost (160,000 positions), a turn took a third of a
  * second and the member solved no level the others do not (rev1, rev3;
- * bench/README.md, "The reverse search"). */
+ * bench/README.md, "The reverse search"). On boards of more than
+ * REV_BOXES boxes the turn grows with the box count, up to twice as long
+ * from twice as many: with Festival's REV pull order the member solves
+ * big boards in 1.2-5 s of its work alone that it did not get in 20 s of
+ * the portfolio (tw1: the training sets 252 against 253), and twice as
+ * long a turn everywhere (sr2) solved Sasquatch IV 45 and 50 (60 boxes),
+ * V 49 (128) and VI 18 (34) and lost VII 31 (24 boxes) and XSokoban 69
+ * (18), where the opening search's turns came later (bench/README.md,
+ * "The reverse search in Festival's REV orders"). */
 #define SLICE_REV (23 * SLICE_FESS)
+#define REV_BOXES 24
 /* The opening search joins the round once the first FESS has stored this
  * many positions (or ended), about half a second in: the levels the others
  * solve by then pay nothing for it, and on the designed collections it
@@ -449,8 +458,10 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
      * the lent thread takes A* */
     const int ir = cfg->use_rev ? p.n++ : -1;
     if (ir >= 0) {
-        m[ir] = (member){.name = "rev", .kind = MEMBER_REV, .slice = SLICE_REV};
-        m[ir].search = rev_begin(b, &cfg->fess, &cfg->backward, REV_FWD_NODES, &p.sub, mem,
+        uint64_t nb = (uint64_t)MIN(MAX(b->nboxes, REV_BOXES), 2 * REV_BOXES);
+        m[ir] = (member){.name = "rev", .kind = MEMBER_REV,
+                         .slice = SLICE_REV * nb / REV_BOXES};
+        m[ir].search = rev_begin(b, &cfg->fess, &cfg->backward, &cfg->rev, &p.sub, mem,
                                  &m[ir].out);
     }
     spare_task task;
@@ -569,8 +580,10 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
         out->pushes = win->out.pushes;
         win->out.pushes = (push_seq){0};
         /* a meeting: the solution is a FESS path and a backward one; the
-         * opening search names its forward half */
-        out->strategy = win->kind == MEMBER_OPENING ? win->out.strategy
+         * opening search names its forward half, the reverse search which
+         * half reached the other (rev, rev-meet) */
+        out->strategy = win->kind == MEMBER_OPENING || win->kind == MEMBER_REV
+                            ? win->out.strategy
                         : win->out.st.meetings ? "meet" : win->name;
     } else {
         out->stop = e >= 0 ? m[e].out.stop : stop;

@@ -59,6 +59,7 @@ typedef struct portfolio_config {
     int use_opening;  /* the opening search (opening.h) as a member */
     int use_rev;      /* the reverse search (rev.h) as a member, joining
                          with the opening search */
+    rev_config rev;   /* its configuration */
     int meet;         /* the FESS members and the backward search meet */
     unsigned opening_halves; /* the opening's forward halves (opening_begin's
                                 mask: OPENING_BOTH and its variants) */

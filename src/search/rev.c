@@ -38,6 +38,7 @@ typedef struct track {
     rev_half h[REV_TARGETS];
     int nh;
     int tried;           /* targets taken or tried (take_target) */
+    int off;             /* not run (rev_config tracks) */
     unsigned turn;
 } track;
 
@@ -71,8 +72,9 @@ static void sum_stats(rev *r)
 }
 
 rev *rev_begin(const board *b, const fess_config *fcfg, const backward_config *bcfg,
-               uint64_t fwd_nodes, search_limits *lim, membudget *mem, search_outcome *out)
+               const rev_config *rc, search_limits *lim, membudget *mem, search_outcome *out)
 {
+    unsigned tracks = rc->tracks & REV_TRACKS_ALL ? rc->tracks & REV_TRACKS_ALL : 1u;
     memset(out, 0, sizeof *out);
     out->strategy = "rev";
     rev *r = xcalloc(1, sizeof *r);
@@ -84,11 +86,20 @@ rev *rev_begin(const board *b, const fess_config *fcfg, const backward_config *b
         t->fc.packing = 0;
         t->fc.open = 1;
         t->fc.hot = i == 1;
-        t->next_at = MAX(fwd_nodes, 1);
+        t->fc.revpush = i == 2;
+        t->next_at = MAX(rc->fwd_nodes, 1);
+        if (!(tracks >> i & 1u)) {
+            t->off = 1;
+            t->tried = 1; /* never first, never in turn */
+        }
     }
+    r->cur = 0;
+    while (r->t[r->cur].off)
+        r->cur++;
     r->bc = *bcfg;
     r->bc.open = 0;
     r->bc.cells = 0;
+    r->bc.toward = rc->toward;
     r->lim = lim;
     r->sub = *lim;
     r->sub.max_nodes = 0;
@@ -237,7 +248,9 @@ static int step_tracks(rev *r, uint64_t node_budget)
         int turn = !t; /* a turn of REV_TRACK_SLICE, not the first target's run */
         if (turn) {
             if (r->left == 0) {
-                r->cur = (r->cur + 1) % REV_TRACKS;
+                do
+                    r->cur = (r->cur + 1) % REV_TRACKS;
+                while (r->t[r->cur].off);
                 r->left = REV_TRACK_SLICE;
             }
             t = &r->t[r->cur];
@@ -313,9 +326,9 @@ void rev_end(rev *r)
 }
 
 void rev_solve(const board *b, const fess_config *fcfg, const backward_config *bcfg,
-               uint64_t fwd_nodes, search_limits *lim, membudget *mem, search_outcome *out)
+               const rev_config *rc, search_limits *lim, membudget *mem, search_outcome *out)
 {
-    rev *r = rev_begin(b, fcfg, bcfg, fwd_nodes, lim, mem, out);
+    rev *r = rev_begin(b, fcfg, bcfg, rc, lim, mem, out);
     rev_step(r, 0);
     rev_end(r);
 }

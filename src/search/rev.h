@@ -7,9 +7,13 @@
  *     fewest room links, fewest boxes off goals no push moves, then the
  *     most pushes) becomes the target T: a position the start is known to
  *     reach.
- *  2. Backward: the backward search (backward.h, its own order: the
- *     boxes' matching to the start squares) on the level with T as its
- *     start (board_variant: the same squares, so keys carry over),
+ *  2. Backward: the backward search (backward.h) on the level with T as
+ *     its start (board_variant: the same squares, so keys carry over), in
+ *     Festival's REV pull order (rev_config toward: the free floor in few
+ *     regions first, then the boxes on T's squares, then their matching
+ *     to T; without it the matching first, which pulls straight at T
+ *     through closed positions: Sasquatch IV 50, V 49 and VI 18 fall in
+ *     1-3 s with it and not in 20 s without),
  *     watching the forward search's store. A position both searches
  *     stored solves the level: the forward path to it, then the pulls
  *     read forwards; reaching T itself does too (the forward path to T,
@@ -25,16 +29,19 @@
  *     one of 100,000, another the other way round (bench/README.md, "The
  *     reverse search"); several targets hedge.
  *
- *  4. Two forward halves (tracks), each with targets of its own: the HF
- *     order above, and the same with Festival's HF hotspots ordering a
- *     cell's children (fess_config hot: boxes off the goals beside a box
- *     or a wall, empty goals no push could fill). The two find different
- *     open positions, and each order solves levels the other loses
- *     (bench/README.md, "Festival's HF hotspots"). The
- *     first track's first target comes first, then the second's; then the
- *     tracks take turns of REV_TRACK_SLICE positions, each alternating
- *     its forward half with its backward halves as above. A forward half
- *     that exhausts the level's positions ends the search (a proof).
+ *  4. Three forward halves (tracks), each with targets of its own: the HF
+ *     order above; the same with Festival's HF hotspots ordering a cell's
+ *     children (fess_config hot: boxes off the goals beside a box or a
+ *     wall, empty goals no push could fill); and Festival's REV push order
+ *     (fess_config revpush: fewer boxes no push moves, then the boxes
+ *     farther from them, a push into a goal pocket weighing 0). They find
+ *     different open positions, and each order solves levels the others
+ *     lose (bench/README.md, "Festival's HF hotspots" and "The reverse
+ *     search's pull order"). The tracks' first targets come first, in
+ *     order; then the tracks take turns of REV_TRACK_SLICE positions, each
+ *     alternating its forward half with its backward halves as above. A
+ *     forward half that exhausts the level's positions ends the search (a
+ *     proof). rev_config tracks picks the tracks that run.
  *
  * For levels whose start is packed tight and whose goal area is not: the
  * opening search pulls the goal area open and pushes towards it; this one
@@ -54,22 +61,31 @@
 #ifndef REV_TARGETS
 #define REV_TARGETS 3
 #endif
-/* Forward halves (tracks), each with targets of its own: the HF order, and
- * the HF order with Festival's hotspots (fess_config hot). */
-#define REV_TRACKS 2
+/* Forward halves (tracks), each with targets of its own: the HF order,
+ * the HF order with Festival's hotspots (fess_config hot), and Festival's
+ * REV push order (fess_config revpush). */
+#define REV_TRACKS 3
+#define REV_TRACKS_ALL ((1u << REV_TRACKS) - 1)
 #ifndef REV_TARGET_GROWTH
 #define REV_TARGET_GROWTH 3
 #endif
 
 typedef struct rev rev;
 
+typedef struct rev_config {
+    uint64_t fwd_nodes; /* the forward halves' positions before their first
+                           targets (REV_FWD_NODES; the tests use fewer) */
+    unsigned tracks;    /* the tracks that run: bit k for track k (--rev-tracks) */
+    int toward;         /* the backward halves in Festival's REV pull order
+                           (backward_config toward; --rev-toward) */
+} rev_config;
+
 /* Sets up the reverse strategy on b (analysed). fcfg: the forward half's
  * FESS configuration (hf and open are set here); bcfg: the backward
- * half's (open and cells are cleared here); both are copied. fwd_nodes:
- * the forward half's positions before the target is taken
- * (REV_FWD_NODES; the tests use fewer). */
+ * half's (open and cells are cleared here, toward set from rc); all are
+ * copied. */
 rev *rev_begin(const board *b, const fess_config *fcfg, const backward_config *bcfg,
-               uint64_t fwd_nodes, search_limits *lim, membudget *mem, search_outcome *out);
+               const rev_config *rc, search_limits *lim, membudget *mem, search_outcome *out);
 /* Runs until out counts node_budget stored positions (0 = no budget), then
  * returns 0; or returns 1 once the search has ended (out->stop). The node
  * limit (lim->max_nodes) counts both halves. */
@@ -77,6 +93,6 @@ int rev_step(rev *r, uint64_t node_budget);
 /* The solution into out (strategy "rev"), and frees r. */
 void rev_end(rev *r);
 void rev_solve(const board *b, const fess_config *fcfg, const backward_config *bcfg,
-               uint64_t fwd_nodes, search_limits *lim, membudget *mem, search_outcome *out);
+               const rev_config *rc, search_limits *lim, membudget *mem, search_outcome *out);
 
 #endif

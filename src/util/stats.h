@@ -43,6 +43,7 @@
     X(reach_reused, SUM, "reachability updated from the parent's after a push")       \
     X(regions_reused, SUM, "free-floor regions counted from the parent's after a move") \
     X(hotspots_reused, SUM, "HF hotspots counted from the parent's after a move")    \
+    X(stuck_reused, SUM, "REV order: boxes no push moves counted from the parent's after a move") \
     X(meetings, SUM, "positions both a forward and the backward search reached")      \
     X(targets, SUM, "open positions the reverse search pulled towards")               \
     X(cells, SUM, "feature-space cells made")                                         \

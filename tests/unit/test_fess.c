@@ -406,6 +406,21 @@ TEST(fess_hf_hotspots_from_the_parent_match_a_count)
     check_on_big_boards(cfg, 35, "hotspots from the parent", offsetof(stats, hotspots_reused));
 }
 
+/* The boxes no push moves in Festival's REV push order (fess.c,
+ * rev_stuck_child), a child's from its parent's: with check on, the
+ * search compares each with a count afresh and dies on a difference. The
+ * reverse search's third forward half on Sasquatch VII 35 and IV 45. */
+TEST(fess_rev_stuck_boxes_from_the_parent_match_a_count)
+{
+    fess_config cfg = fess_all_on();
+    cfg.hf = 1;
+    cfg.open = 1;
+    cfg.revpush = 1;
+    cfg.packing = 0;
+    cfg.plan = 0;
+    check_on_big_boards(cfg, 35, "stuck boxes from the parent", offsetof(stats, stuck_reused));
+}
+
 TEST(fess_solves_what_bfs_solves_boxoban)
 {
     fess_config cfg = fess_all_on();

@@ -77,7 +77,8 @@ static void run_rev(const board *b, const void *cfg, search_limits *lim, membudg
 {
     uint64_t fwd_nodes = *(const uint64_t *)cfg;
     backward_config bc = {.reach = 1, .matching = 1};
-    rev_solve(b, &rev_fess, &bc, fwd_nodes, lim, mem, out);
+    rev_config rc = {.fwd_nodes = fwd_nodes, .tracks = REV_TRACKS_ALL, .toward = 1};
+    rev_solve(b, &rev_fess, &bc, &rc, lim, mem, out);
     if (out->solved && !strcmp(out->strategy, "rev-meet"))
         rev_met++;
     CHECK(out->st.targets <= REV_TRACKS * REV_TARGETS);
