@@ -9,7 +9,9 @@ the exit) is timed from outside, and reports per collection the longest
 level and every level that ran more than 0.2 s past the limit.
 
 Levels are run two at a time (the machine's two cores), each keeper on one
-thread. Writes the table to bench/results/limits-SECONDSs.txt.
+thread. Writes the table to bench/results/limits-SECONDSs.txt. KEEPER_BIN
+runs that binary (a copy, so that a rebuild does not disturb the run)
+instead of building build/release/keeper.
 """
 import concurrent.futures
 import os
@@ -60,8 +62,10 @@ def main():
     colls = args[1:] or DEFAULT
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     shared = os.environ.get("SHARED", os.path.join(root, "..", "shared"))
-    subprocess.run(["make", "-s", "-C", root, "build/release/keeper"], check=True)
-    keeper = os.path.join(root, "build/release/keeper")
+    keeper = os.environ.get("KEEPER_BIN")  # a copy, so that rebuilding does not disturb the run
+    if not keeper:
+        subprocess.run(["make", "-s", "-C", root, "build/release/keeper"], check=True)
+        keeper = os.path.join(root, "build/release/keeper")
     lines = [f"# keeper --time {secs:g} on every level, one level per process, two at a time;"
              f" options: {' '.join(extra) or '(none)'}",
              f"# {time.strftime('%Y-%m-%d', time.gmtime())}; a level is late when its process"

@@ -508,6 +508,23 @@ static int opens_push(const fess *f, const position *p, sq_t moved)
     return 0;
 }
 
+/* Walking distances (boxes ignored) into d from the `tail` squares in
+ * queue (their d 0, every other square's UINT16_MAX: left so when no
+ * source reaches it). */
+static void walk_bfs(const board *b, uint16_t *d, sq_t *queue, int tail)
+{
+    for (int head = 0; head < tail;) {
+        sq_t q = queue[head++];
+        for (int k = 0; k < 4; k++) {
+            sq_t t = b->nb[q][k];
+            if (t != SQ_NONE && d[t] == UINT16_MAX) {
+                d[t] = (uint16_t)(d[q] + 1);
+                queue[tail++] = t;
+            }
+        }
+    }
+}
+
 /* Player-walk distances (boxes ignored) from square s, computed once per
  * square and kept. */
 static const uint16_t *walk_from(fess *f, sq_t s)
@@ -517,20 +534,9 @@ static const uint16_t *walk_from(fess *f, sq_t s)
         uint16_t *d = xmalloc(sizeof(uint16_t) * (size_t)b->nsq);
         for (int q = 0; q < b->nsq; q++)
             d[q] = UINT16_MAX;
-        sq_t *queue = f->walkq;
-        int head = 0, tail = 0;
         d[s] = 0;
-        queue[tail++] = s;
-        while (head < tail) {
-            sq_t q = queue[head++];
-            for (int k = 0; k < 4; k++) {
-                sq_t t = b->nb[q][k];
-                if (t != SQ_NONE && d[t] == UINT16_MAX) {
-                    d[t] = (uint16_t)(d[q] + 1);
-                    queue[tail++] = t;
-                }
-            }
-        }
+        f->walkq[0] = s;
+        walk_bfs(b, d, f->walkq, 1);
         f->walk[s] = d;
     }
     return f->walk[s];
@@ -582,10 +588,14 @@ static int hf_hotspots(const fess *f)
     return sum;
 }
 
-/* The hotspots of the child on the board (a box just moved from `from` to
- * `to`) from its parent's (f->hot): only the shares of the squares within
- * two steps of from or to in a line change. */
-static int hf_hotspots_child(const fess *f, sq_t from, sq_t to)
+/* A count over the squares of the child on the board (a box just moved
+ * from `from` to `to`) from its parent's (f->hot), where a square's share,
+ * at(f, s, add, del), depends only on the squares within `steps` steps of
+ * it in a line: only the shares of the squares that near from or to
+ * change (the parent's read with the box on from counted and the one on to
+ * not). */
+typedef int share_fn(const fess *f, sq_t s, sq_t add, sq_t del);
+static inline int count_from_parent(const fess *f, sq_t from, sq_t to, int steps, share_fn *at)
 {
     const board *b = f->b;
     sq_t near[18];
@@ -595,7 +605,7 @@ static int hf_hotspots_child(const fess *f, sq_t from, sq_t to)
         near[n++] = ends[e];
         for (int d = 0; d < 4; d++) {
             sq_t x = ends[e];
-            for (int k = 0; k < 2 && (x = b->nb[x][d]) != SQ_NONE; k++)
+            for (int k = 0; k < steps && (x = b->nb[x][d]) != SQ_NONE; k++)
                 near[n++] = x;
         }
     }
@@ -605,9 +615,16 @@ static int hf_hotspots_child(const fess *f, sq_t from, sq_t to)
         for (int j = 0; j < i && !dup; j++)
             dup = near[j] == near[i];
         if (!dup)
-            sum += hot_at(f, near[i], SQ_NONE, SQ_NONE) - hot_at(f, near[i], from, to);
+            sum += at(f, near[i], SQ_NONE, SQ_NONE) - at(f, near[i], from, to);
     }
     return sum;
+}
+
+/* The hotspots of the child on the board from its parent's: a square's
+ * share depends on the squares within two steps of it in a line. */
+static int hf_hotspots_child(const fess *f, sq_t from, sq_t to)
+{
+    return count_from_parent(f, from, to, 2, hot_at);
 }
 
 /* cfg->revpush: Festival's REV push order. A box off the goals is stuck
@@ -638,30 +655,11 @@ static int rev_stuck(const fess *f)
     return sum;
 }
 
-/* The stuck boxes of the child on the board (a box just moved from `from`
- * to `to`) from its parent's (f->hot): a box's share depends on its four
- * neighbours alone, so only from, to and their neighbours change. */
+/* The stuck boxes of the child on the board from its parent's (f->hot): a
+ * box's share depends on its four neighbours alone. */
 static int rev_stuck_child(const fess *f, sq_t from, sq_t to)
 {
-    const board *b = f->b;
-    sq_t near[10];
-    int n = 0;
-    const sq_t ends[2] = {from, to};
-    for (int e = 0; e < 2; e++) {
-        near[n++] = ends[e];
-        for (int d = 0; d < 4; d++)
-            if (b->nb[ends[e]][d] != SQ_NONE)
-                near[n++] = b->nb[ends[e]][d];
-    }
-    int sum = f->hot;
-    for (int i = 0; i < n; i++) {
-        int dup = 0;
-        for (int j = 0; j < i && !dup; j++)
-            dup = near[j] == near[i];
-        if (!dup)
-            sum += stuck_at(f, near[i], SQ_NONE, SQ_NONE) - stuck_at(f, near[i], from, to);
-    }
-    return sum;
+    return count_from_parent(f, from, to, 1, stuck_at);
 }
 
 /* The expanded position's distance field (on the board, f->hot its stuck
@@ -679,27 +677,17 @@ static void rev_field(fess *f)
         for (int s = 0; s < b->nsq; s++)
             d[s] = b->near_dist[s] == DIST_INF ? 0 : b->near_dist[s];
     } else {
-        sq_t *queue = f->walkq;
-        int head = 0, tail = 0;
+        int tail = 0;
         for (int s = 0; s < b->nsq; s++)
             d[s] = UINT16_MAX;
         for (int i = 0; i < b->nboxes; i++) {
             sq_t s = f->pos.boxes[i];
             if (stuck_at(f, s, SQ_NONE, SQ_NONE)) {
                 d[s] = 0;
-                queue[tail++] = s;
+                f->walkq[tail++] = s;
             }
         }
-        while (head < tail) {
-            sq_t q = queue[head++];
-            for (int k = 0; k < 4; k++) {
-                sq_t t = b->nb[q][k];
-                if (t != SQ_NONE && d[t] == UINT16_MAX) {
-                    d[t] = (uint16_t)(d[q] + 1);
-                    queue[tail++] = t;
-                }
-            }
-        }
+        walk_bfs(b, d, f->walkq, tail);
         for (int s = 0; s < b->nsq; s++)
             if (d[s] == UINT16_MAX)
                 d[s] = 0;

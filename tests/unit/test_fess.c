@@ -396,14 +396,24 @@ TEST(fess_regions_from_the_blocks_match_a_count)
  * afresh and dies on a difference. The HF order with hotspots towards the
  * level's goals on Sasquatch VII 35 (packed boxes round the few free
  * squares) and IV 45. */
-TEST(fess_hf_hotspots_from_the_parent_match_a_count)
+/* The HF order (towards the level's goals, no plan) with `open`, `hot`
+ * and `revpush` as given. */
+static fess_config hf_config(int open, int hot, int revpush)
 {
     fess_config cfg = fess_all_on();
     cfg.hf = 1;
-    cfg.hot = 1;
+    cfg.open = open;
+    cfg.hot = hot;
+    cfg.revpush = revpush;
     cfg.packing = 0;
     cfg.plan = 0;
-    check_on_big_boards(cfg, 35, "hotspots from the parent", offsetof(stats, hotspots_reused));
+    return cfg;
+}
+
+TEST(fess_hf_hotspots_from_the_parent_match_a_count)
+{
+    check_on_big_boards(hf_config(0, 1, 0), 35, "hotspots from the parent",
+                        offsetof(stats, hotspots_reused));
 }
 
 /* The boxes no push moves in Festival's REV push order (fess.c,
@@ -412,13 +422,8 @@ TEST(fess_hf_hotspots_from_the_parent_match_a_count)
  * reverse search's third forward half on Sasquatch VII 35 and IV 45. */
 TEST(fess_rev_stuck_boxes_from_the_parent_match_a_count)
 {
-    fess_config cfg = fess_all_on();
-    cfg.hf = 1;
-    cfg.open = 1;
-    cfg.revpush = 1;
-    cfg.packing = 0;
-    cfg.plan = 0;
-    check_on_big_boards(cfg, 35, "stuck boxes from the parent", offsetof(stats, stuck_reused));
+    check_on_big_boards(hf_config(1, 0, 1), 35, "stuck boxes from the parent",
+                        offsetof(stats, stuck_reused));
 }
 
 TEST(fess_solves_what_bfs_solves_boxoban)
