@@ -134,8 +134,19 @@ static const opt_desc *lookup(const char *name, size_t n)
     return NULL;
 }
 
+/* d's name as the command line spells it (dashes for underscores). */
+static const char *dashed(const opt_desc *d, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", d->name);
+    for (char *p = buf; *p; p++)
+        if (*p == '_')
+            *p = '-';
+    return buf;
+}
+
 static int parse_value(const opt_desc *d, const char *s, double *v, char *err, size_t errlen)
 {
+    char dn[64];
     if (!strcasecmp(s, "true") || !strcasecmp(s, "on") || !strcasecmp(s, "yes")) {
         *v = 1;
     } else if (!strcasecmp(s, "false") || !strcasecmp(s, "off") || !strcasecmp(s, "no")) {
@@ -158,14 +169,14 @@ static int parse_value(const opt_desc *d, const char *s, double *v, char *err, s
             if (e) {
                 char names[160];
                 enum_list(e, names, sizeof names);
-                snprintf(err, errlen, "option --%s: '%s' is not %s", d->name, s, names);
+                snprintf(err, errlen, "option --%s: '%s' is not %s", dashed(d, dn, sizeof dn), s, names);
             } else {
-                snprintf(err, errlen, "option --%s: '%s' is not a number", d->name, s);
+                snprintf(err, errlen, "option --%s: '%s' is not a number", dashed(d, dn, sizeof dn), s);
             }
             return -1;
         }
         if (d->type == T_INT && x != (double)(long long)x) {
-            snprintf(err, errlen, "option --%s: '%s' is not a whole number", d->name, s);
+            snprintf(err, errlen, "option --%s: '%s' is not a whole number", dashed(d, dn, sizeof dn), s);
             return -1;
         }
         *v = x;
@@ -174,7 +185,7 @@ static int parse_value(const opt_desc *d, const char *s, double *v, char *err, s
         char lo[32], hi[32];
         fmt_number(lo, sizeof lo, d, d->lo);
         fmt_number(hi, sizeof hi, d, d->hi);
-        snprintf(err, errlen, "option --%s: %s is out of range (%s to %s)", d->name, s, lo, hi);
+        snprintf(err, errlen, "option --%s: %s is out of range (%s to %s)", dashed(d, dn, sizeof dn), s, lo, hi);
         return -1;
     }
     return 0;
@@ -232,7 +243,8 @@ int options_parse(options *o, const char *arg, const char *next, char *err, size
     }
     /* "--name value" */
     if (!next) {
-        snprintf(err, errlen, "option --%s needs a value", d->name);
+        char dn[64];
+        snprintf(err, errlen, "option --%s needs a value", dashed(d, dn, sizeof dn));
         return -1;
     }
     if (parse_value(d, next, &v, err, errlen) != 0)
@@ -246,10 +258,7 @@ void options_usage(FILE *f)
     for (size_t i = 0; i < ARRAY_LEN(table); i++) {
         const opt_desc *d = &table[i];
         char name[64];
-        snprintf(name, sizeof name, "%s", d->name);
-        for (char *p = name; *p; p++)
-            if (*p == '_')
-                *p = '-';
+        dashed(d, name, sizeof name);
         char left[96];
         const opt_enum *e = enum_of(d);
         if (is_switch(d))

@@ -99,6 +99,10 @@ usage_case "--memory 1" "--memory: 1 is out of range \\(16 to 1048576\\)" solve 
 usage_case "--memory 1.5" "--memory: '1.5' is not a whole number" solve "$DEMO" --memory 1.5
 usage_case "--threads 0" "--threads: 0 is out of range" solve "$DEMO" --threads 0
 usage_case "--threads 65" "--threads: 65 is out of range" solve "$DEMO" --threads 65
+# a name with dashes is named as it is spelt, not as the table holds it
+usage_case "--rev-tracks 9" "option --rev-tracks: 9 is out of range .1 to 7." solve "$DEMO" --rev-tracks 9
+usage_case "--max-nodes x" "option --max-nodes: 'x' is not a number" solve "$DEMO" --max-nodes x
+usage_case "--lend-after without a value" "option --lend-after needs a value" solve "$DEMO" --lend-after
 usage_case "--search dfs" "--search: 'dfs' is not astar or bfs" solve "$DEMO" --search dfs
 usage_case "--strategy foo" "--strategy: 'foo' is not astar, fess, portfolio, backward, opening or rev" solve "$DEMO" --strategy foo
 usage_case "--strategy 6" "--strategy: 6 is out of range \\(0 to 5\\)" solve "$DEMO" --strategy 6
