@@ -67,9 +67,7 @@ typedef struct kid {
     sq_t from, to;   /* the moved box */
     uint8_t opens;   /* the move gives the player a new push of another box */
     uint8_t advised;
-    uint16_t hot;    /* use_hot: the child's hotspots (hf_hotspots_child);
-                        use_rev: its stuck boxes (rev_stuck_child) */
-    uint32_t rdist;  /* use_rev: its boxes' distance sum (rev_field) */
+    uint16_t hot;    /* use_hot: the child's hotspots (hf_hotspots_child) */
     uint64_t rkey;   /* use_rev: its key below the weight (rev_key) */
 } kid;
 
@@ -465,7 +463,7 @@ static void add_kid(fess *f, uint32_t idx, uint32_t rank, sq_t from, sq_t to, in
         f->capkids = f->capkids ? f->capkids * 2 : 256;
         f->kids = xrealloc(f->kids, sizeof(kid) * f->capkids);
     }
-    f->kids[f->nkids++] = (kid){idx, rank, from, to, (uint8_t)opens, 0, 0, 0, 0};
+    f->kids[f->nkids++] = (kid){idx, rank, from, to, (uint8_t)opens, 0, 0, 0};
 }
 
 /* cfg->hf: the child's distance to the goals, estimated from the expanded
@@ -646,8 +644,9 @@ static int stuck_at(const fess *f, sq_t s, sq_t add, sq_t del)
     return 1;
 }
 
-/* The stuck boxes of the position on the board, counted afresh. */
-static int rev_stuck(const fess *f)
+/* The stuck boxes of the position on the board, counted afresh (where the
+ * player can reach: not looked at). */
+static int stuck_boxes(const fess *f)
 {
     int sum = 0;
     for (int i = 0; i < f->b->nboxes; i++)
@@ -703,7 +702,7 @@ static void rev_field(fess *f)
 static void rev_pockets(fess *f)
 {
     const board *b = f->b;
-    uint8_t *wall = xcalloc((size_t)b->nsq, 1);
+    uint8_t *wall = f->pocket; /* a pocket stands as a wall for the next */
     for (int changed = 1; changed;) {
         changed = 0;
         for (int s = 0; s < b->nsq; s++) {
@@ -718,8 +717,6 @@ static void rev_pockets(fess *f)
             }
         }
     }
-    memcpy(f->pocket, wall, (size_t)b->nsq);
-    free(wall);
 }
 
 /* The REV advisor: the first child pushing a box into a pocket; else the
@@ -744,11 +741,11 @@ static void advise_rev(fess *f, uint64_t pkey)
 
 /* use_rev: a child's key below the weight: its rank in the HF order with
  * its stuck boxes in the last byte (out of plan, 0 here), then the larger
- * distance sum first. */
-static uint64_t rev_key(const fess *f, const kid *kd)
+ * distance sum (rev_field) first. */
+static uint64_t rev_key(const fess *f, uint32_t rank, int stuck, uint32_t dist)
 {
-    uint32_t kr = (order_rank(f, kd->rank) & 0xFFFFFF00u) | MIN(kd->hot, 0xFFu);
-    return entry_key(0, kr, 0xFFFFu - MIN(kd->rdist, 0xFFFFu));
+    uint32_t kr = (order_rank(f, rank) & 0xFFFFFF00u) | (uint32_t)MIN(stuck, 0xFF);
+    return entry_key(0, kr, 0xFFFFu - MIN(dist, 0xFFFFu));
 }
 
 /* Generates the children of node n (on the board, player region in f->r):
@@ -868,11 +865,10 @@ static int generate(fess *f, uint32_t n, int pruned)
             add_kid(f, c, rank, from, m->to, opens);
             if (f->use_rev) {
                 int st = rev_stuck_child(f, from, m->to);
-                if (f->cfg->check && st != rev_stuck(f))
+                if (f->cfg->check && st != stuck_boxes(f))
                     die("fess: a child's stuck boxes from its parent's differ from a count");
-                kid *kd = &f->kids[f->nkids - 1];
-                kd->hot = (uint16_t)MIN(st, 0xFFFF);
-                kd->rdist = f->rsum - f->rfield[from] + f->rfield[m->to];
+                f->kids[f->nkids - 1].rkey =
+                    rev_key(f, rank, st, f->rsum - f->rfield[from] + f->rfield[m->to]);
                 f->st->stuck_reused++;
             }
             if (f->use_hot) {
@@ -1014,21 +1010,15 @@ static int expand(fess *f, uint32_t ci, fentry e)
     if (f->use_hot)
         f->hot = hf_hotspots(f);
     if (f->use_rev) {
-        f->hot = rev_stuck(f);
+        f->hot = stuck_boxes(f);
         rev_field(f);
     }
     if (generate(f, n, pruned))
         return 1;
     if (!f->cfg->hf) /* hf: every move weighs 0, the advisors would name none */
         advise(f, own);
-    if (f->use_rev) {
-        /* the children's keys without the weight, for the advisor */
-        for (uint32_t k = 0; k < f->nkids; k++)
-            f->kids[k].advised = 0;
-        for (uint32_t k = 0; k < f->nkids; k++)
-            f->kids[k].rkey = rev_key(f, &f->kids[k]);
+    if (f->use_rev)
         advise_rev(f, e.key & 0xFFFFFFFFFFFFull);
-    }
     fcell *c = &f->cells[home];
     for (uint32_t k = 0; k < f->nkids; k++) {
         const kid *kd = &f->kids[k];
@@ -1152,29 +1142,6 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
     return f;
 }
 
-/* Boxes of the position on the board that stand off a goal and that no
- * push moves: no side with free floor behind the box and a free square,
- * not dead, ahead of it (where the player can reach: not looked at). */
-static int unpushable(const fess *f)
-{
-    const board *b = f->b;
-    const position *p = &f->pos;
-    int n = 0;
-    for (int i = 0; i < b->nboxes; i++) {
-        sq_t s = p->boxes[i];
-        if (b->is_goal[s])
-            continue;
-        int moves = 0;
-        for (int d = 0; d < 4 && !moves; d++) {
-            sq_t ahead = b->nb[s][d], behind = b->nb[s][DIR_OPP(d)];
-            moves = ahead != SQ_NONE && behind != SQ_NONE && p->box_at[ahead] == NO_BOX &&
-                    p->box_at[behind] == NO_BOX && !b->dead[ahead];
-        }
-        n += !moves;
-    }
-    return n;
-}
-
 uint32_t fess_open_target(fess *f, sq_t *boxes, sq_t *player)
 {
     int min_conn = INT32_MAX, min_rooms = INT32_MAX;
@@ -1194,11 +1161,11 @@ uint32_t fess_open_target(fess *f, sq_t *boxes, sq_t *player)
             continue;
         seen++;
         f->st->setpos_steps += pstack_set(&f->path, &f->pos, &f->ns, c);
-        int stuck = unpushable(f);
+        int stuck = stuck_boxes(f);
         /* use_rev: the larger distance sum of its order first (rev_field) */
         uint32_t g = node_g(nodes_at(&f->ns, c));
         if (f->use_rev) {
-            f->hot = rev_stuck(f);
+            f->hot = stuck;
             rev_field(f);
             g = f->rsum;
         }
