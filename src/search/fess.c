@@ -661,18 +661,18 @@ static int rev_stuck_child(const fess *f, sq_t from, sq_t to)
     return count_from_parent(f, from, to, 1, stuck_at);
 }
 
-/* The expanded position's distance field (on the board, f->hot its stuck
- * boxes): with stuck boxes, each square's walking distance (walls alone)
+/* The expanded position's distance field (on the board, `stuck` its
+ * stuck boxes, stuck_boxes): with stuck boxes, each square's walking distance (walls alone)
  * from the nearest stuck box, so that pushes away from them sum larger;
  * with none, each square's push distance to the nearest goal (pushes away
  * from the goals). Its sum over the boxes into f->rsum; a child's sum is
  * the parent's with the moved box's term changed (the field stays the
  * parent's: a tie-break). */
-static void rev_field(fess *f)
+static void rev_field(fess *f, int stuck)
 {
     const board *b = f->b;
     uint16_t *d = f->rfield;
-    if (f->hot == 0) {
+    if (stuck == 0) {
         for (int s = 0; s < b->nsq; s++)
             d[s] = b->near_dist[s] == DIST_INF ? 0 : b->near_dist[s];
     } else {
@@ -1011,7 +1011,7 @@ static int expand(fess *f, uint32_t ci, fentry e)
         f->hot = hf_hotspots(f);
     if (f->use_rev) {
         f->hot = stuck_boxes(f);
-        rev_field(f);
+        rev_field(f, f->hot);
     }
     if (generate(f, n, pruned))
         return 1;
@@ -1165,8 +1165,7 @@ uint32_t fess_open_target(fess *f, sq_t *boxes, sq_t *player)
         /* use_rev: the larger distance sum of its order first (rev_field) */
         uint32_t g = node_g(nodes_at(&f->ns, c));
         if (f->use_rev) {
-            f->hot = stuck;
-            rev_field(f);
+            rev_field(f, stuck);
             g = f->rsum;
         }
         if (best == NODE_NONE || stuck < best_stuck || (stuck == best_stuck && g > best_g)) {

@@ -391,11 +391,6 @@ TEST(fess_regions_from_the_blocks_match_a_count)
                         offsetof(stats, regions_reused));
 }
 
-/* Festival's HF hotspots of a child counted from its parent's (fess.c,
- * hf_hotspots_child): with check on, the search compares each with a count
- * afresh and dies on a difference. The HF order with hotspots towards the
- * level's goals on Sasquatch VII 35 (packed boxes round the few free
- * squares) and IV 45. */
 /* The HF order (towards the level's goals, no plan) with `open`, `hot`
  * and `revpush` as given. */
 static fess_config hf_config(int open, int hot, int revpush)
@@ -410,6 +405,11 @@ static fess_config hf_config(int open, int hot, int revpush)
     return cfg;
 }
 
+/* Festival's HF hotspots of a child counted from its parent's (fess.c,
+ * hf_hotspots_child): with check on, the search compares each with a count
+ * afresh and dies on a difference. The HF order with hotspots towards the
+ * level's goals on Sasquatch VII 35 (packed boxes round the few free
+ * squares) and IV 45. */
 TEST(fess_hf_hotspots_from_the_parent_match_a_count)
 {
     check_on_big_boards(hf_config(0, 1, 0), 35, "hotspots from the parent",
