@@ -76,7 +76,8 @@ static int work_alloc(rooms_work *w, int nsq, int nrooms, int nlinks)
     w->seen_in = alloc_bytes(sizeof *w->seen_in * nr);
     w->rep = alloc_bytes(sizeof *w->rep * nr);
     w->cut = alloc_bytes((size_t)nlinks);
-    if (!w->label || !w->queue || !w->parent || !w->part_room || !w->mask || !w->keep ||
+    w->wit = alloc_bytes(sizeof *w->wit * nr);
+    if (!w->wit || !w->label || !w->queue || !w->parent || !w->part_room || !w->mask || !w->keep ||
         !w->has_part || !w->seen_in || !w->rep || !w->cut)
         return -1;
     return 0;
@@ -94,6 +95,7 @@ void rooms_work_free(rooms_work *w)
     free(w->seen_in);
     free(w->rep);
     free(w->cut);
+    free(w->wit);
     memset(w, 0, sizeof *w);
 }
 
@@ -271,6 +273,112 @@ int rooms_score(const rooms *r, rooms_work *w, const position *p)
         cut += !keep;
     }
     return cut;
+}
+
+/* The eight squares around s in order round it (corners and sides
+ * alternating, the sides at odd indices; consecutive entries are
+ * neighbours), SQ_NONE where no inner square is. */
+static void ring_of(const board *b, sq_t s, sq_t ring[8])
+{
+    static const int dr[8] = {-1, -1, -1, 0, 1, 1, 1, 0}, dc[8] = {-1, 0, 1, 1, 1, 0, -1, -1};
+    int r0 = board_row(b, s), c0 = board_col(b, s);
+    for (int i = 0; i < 8; i++) {
+        int r = r0 + dr[i], c = c0 + dc[i];
+        ring[i] = r < 0 || c < 0 || r >= b->height || c >= b->width ? SQ_NONE
+                                                                    : b->sq_of_cell[r * b->width + c];
+    }
+}
+
+/* Whether square s turning box-free or blocked leaves the components of
+ * its class and their touches as they were (rooms_move_keeps), the free
+ * squares being those of p less `blocked`: s has a free side, every free
+ * side is of s's class, and the free sides lie on one run of free squares
+ * of that class round s (so they are joined without s). */
+static int local_same(const rooms *r, const board *b, const position *p, sq_t s, sq_t blocked)
+{
+    sq_t ring[8];
+    ring_of(b, s, ring);
+    int cls = r->room_of[s], use[8], sides = 0, start = -1;
+    for (int i = 0; i < 8; i++) {
+        sq_t q = ring[i];
+        int free = q != SQ_NONE && q != blocked && p->box_at[q] == NO_BOX;
+        use[i] = free && r->room_of[q] == cls;
+        if (free && (i & 1)) {
+            if (!use[i])
+                return 0; /* a touch with another component is made or lost */
+            sides++;
+        }
+        if (!use[i] && start < 0)
+            start = i;
+    }
+    if (sides == 0)
+        return 0; /* s alone is a component: it appears or goes */
+    if (start < 0)
+        return 1; /* all eight free: one run */
+    int run = 0, side_run = -1;
+    for (int k = 1; k <= 8; k++) {
+        int i = (start + k) % 8;
+        if (!use[i])
+            run++;
+        else if ((i & 1) && side_run < 0)
+            side_run = run;
+        else if ((i & 1) && side_run != run)
+            return 0; /* two sides joined only through s, as far as seen */
+    }
+    return 1;
+}
+
+int rooms_move_keeps(const rooms *r, const board *b, const position *p, sq_t from, sq_t to)
+{
+    if (r->nrooms == 0 || r->nlinks == 0)
+        return 1; /* the score is 0 whatever the boxes */
+    return local_same(r, b, p, to, from) && local_same(r, b, p, from, SQ_NONE);
+}
+
+void rooms_witness(const rooms *r, rooms_work *w, const board *b, const position *p)
+{
+    if (r->nrooms == 0 || r->nlinks == 0)
+        return;
+    for (int x = 0; x < r->nrooms; x++)
+        for (int k = 0; k < ROOMS_WITNESSES; k++)
+            w->wit[x][k] = SQ_NONE;
+    for (int x = 0; x < r->nrooms; x++) {
+        int k = 0;
+        for (int i = r->sq_first[x]; i < r->sq_first[x + 1] && k < ROOMS_WITNESSES; i++) {
+            sq_t q = r->squares[i];
+            if (p->box_at[q] != NO_BOX)
+                continue;
+            int shut = 1;
+            for (int d = 0; d < 4 && shut; d++)
+                shut = b->nb[q][d] == SQ_NONE || p->box_at[b->nb[q][d]] != NO_BOX;
+            if (shut)
+                w->wit[x][k++] = q;
+        }
+    }
+}
+
+int rooms_all_cut(const rooms *r, const rooms_work *w, const board *b, sq_t from, sq_t to)
+{
+    if (r->nrooms == 0 || r->nlinks == 0)
+        return 0;
+    uint64_t shut[2] = {0, 0}; /* rooms with a witness left */
+    for (int x = 0; x < r->nrooms; x++)
+        for (int k = 0; k < ROOMS_WITNESSES; k++) {
+            sq_t q = w->wit[x][k];
+            if (q == SQ_NONE)
+                break;
+            int left = q != to;
+            for (int d = 0; d < 4 && left; d++)
+                left = b->nb[q][d] != from;
+            if (left) {
+                mask_set(shut, x);
+                break;
+            }
+        }
+    for (int k = 0; k < r->nlinks; k++)
+        if (!mask_has(shut, r->link[k][0]) && !mask_has(shut, r->link[k][1]))
+            return 0;
+    return 1;
 }
 
 int rooms_link_find(const rooms *r, int a, int b)

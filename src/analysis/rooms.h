@@ -44,6 +44,7 @@
 #include "../core/board.h"
 #include "../core/position.h"
 
+#define ROOMS_WITNESSES 3 /* shut squares noted per room (rooms_witness) */
 #define ROOMS_MAX 70 /* more rooms than this: the feature is disabled (nrooms = 0) */
 
 typedef struct rooms {
@@ -80,6 +81,7 @@ typedef struct rooms_work {
     int32_t *seen_in;   /* [nrooms] last corridor component that met the room */
     int32_t *rep;       /* [nrooms] a free part of the room met by that component */
     uint8_t *cut;       /* [nlinks] after rooms_score: 1 when link k is cut */
+    sq_t (*wit)[ROOMS_WITNESSES]; /* [nrooms] rooms_witness: shut squares, SQ_NONE after the last */
 } rooms_work;
 
 /* Finds the rooms, links, goal rooms and entrances of board b (goals are
@@ -99,6 +101,36 @@ void rooms_work_free(rooms_work *w);
  * Allocation-free, O(nsq + nlinks); O(1) and always 0 when r->nrooms == 0
  * or r->nlinks == 0. */
 int rooms_score(const rooms *r, rooms_work *w, const position *p);
+
+/* Whether the room score of position p equals that of the position one
+ * box move before it: p with the box that now stands on `to` back on
+ * `from` (to != from; every other box in place). 1 is a proof, 0 only
+ * means "not shown": the caller then computes rooms_score. O(1): it looks
+ * at the 3x3 squares around `to` and around `from` only.
+ *
+ * Why it holds: the score is a function of the free parts and corridor
+ * components (the components of box-free squares of one room, or of
+ * corridor squares) and of which of them touch. Blocking `to` (in the
+ * position before the move with `from` still blocked) leaves them as they
+ * were when every box-free side of `to` is of `to`'s own class and all of
+ * them are joined by box-free squares of that class among the eight
+ * around `to` (its component loses one square and stays connected; no
+ * touch ran through `to` alone); freeing `from` then leaves them as they
+ * were when the same holds around `from` (the square joins one component
+ * and makes no new touch). Contract: p is a position of the board r was
+ * built on. */
+int rooms_move_keeps(const rooms *r, const board *b, const position *p, sq_t from, sq_t to);
+
+/* Shut squares: a box-free square of a room whose four sides are walls or
+ * boxes is a free part alone that reaches no room, so its room keeps no
+ * link, and every link of that room is cut.
+ * rooms_witness notes in w up to ROOMS_WITNESSES shut squares of each room
+ * of p; rooms_all_cut then tells, for the position after one box move from
+ * `from` to `to` (a move from p), whether every link has a room with a
+ * noted shut square still shut (not `to`, no side on `from`): its room
+ * score is then nlinks, a proof. 0 means "not shown". */
+void rooms_witness(const rooms *r, rooms_work *w, const board *b, const position *p);
+int rooms_all_cut(const rooms *r, const rooms_work *w, const board *b, sq_t from, sq_t to);
 
 /* Index k of the link between rooms a and b (either order), or -1. */
 int rooms_link_find(const rooms *r, int a, int b);

@@ -309,16 +309,24 @@ static int limits_hit(fess *f)
 }
 
 /* The feature rank of the position on the board; r holds its player
- * region; conn its free-floor regions when the caller knows them, else -1. */
-static uint32_t rank_here(fess *f, const reach *r, int conn)
+ * region; conn its free-floor regions when the caller knows them, else -1;
+ * cut its room score when the caller knows it (rooms_all_cut,
+ * rooms_move_keeps), else -1. */
+static uint32_t rank_here(fess *f, const reach *r, int conn, int cut)
 {
     feat v = {0, 0, 0, 0};
     v.packed = f->cfg->open ? 0 : feat_packed(&f->fc, &f->pos);
     if (conn >= 0 && f->cfg->check && conn != feat_connectivity(&f->fc, &f->pos, r))
         die("fess: the regions after a move from the blocks differ from a count");
     v.conn = conn >= 0 ? conn : feat_connectivity(&f->fc, &f->pos, r);
-    if (f->rm.nrooms > 0)
-        v.rooms = rooms_score(&f->rm, &f->rw, &f->pos);
+    if (f->rm.nrooms > 0) {
+        if (cut < 0 || f->cfg->check)
+            v.rooms = rooms_score(&f->rm, &f->rw, &f->pos);
+        else
+            v.rooms = cut;
+        if (cut >= 0 && f->cfg->check && v.rooms != cut)
+            die("fess: a child's room score from its parent's differs from a count");
+    }
     if (f->cfg->oop)
         v.oop = feat_oop(&f->fc, &f->pos, v.packed);
     return feat_rank(&v);
@@ -759,6 +767,8 @@ static int generate(fess *f, uint32_t n, int pruned)
     f->nkids = 0;
     if (f->dl.cs.nsets)
         capsets_count(&f->dl.cs, p);
+    if (f->rm.nrooms > 0)
+        rooms_witness(&f->rm, &f->rw, b, p); /* the children's rooms_all_cut */
     for (int i = 0; i < b->nboxes; i++) {
         sq_t from = p->boxes[i];
         if (!reach_box(&f->r, from))
@@ -774,6 +784,9 @@ static int generate(fess *f, uint32_t n, int pruned)
          * rank, unless capped there. */
         int pconn = n < f->nranks ? rank_conn(f->rank_of[n]) : 254;
         int conn0 = f->bp.bk_ready && pconn < 254 ? pconn - blocks_pieces(&f->bp.bk, b, from) : -1;
+        /* the parent's room score, which a child keeps where its move
+         * provably changes no room's parts (rooms_move_keeps) */
+        int prooms = n < f->nranks ? rank_rooms(f->rank_of[n]) : 254;
         f->st->generated += (uint64_t)nm;
         for (int k = 0; k < nm; k++) {
             const box_move *m = &f->mv[k];
@@ -852,7 +865,14 @@ static int generate(fess *f, uint32_t n, int pruned)
             } else {
                 int conn = conn0 >= 0 && opieces >= 0 ? conn0 + opieces : -1;
                 f->st->regions_reused += conn >= 0;
-                rank = rank_here(f, &f->rc, conn);
+                int cut = -1;
+                if (f->rm.nrooms > 0 && rooms_all_cut(&f->rm, &f->rw, b, from, m->to))
+                    cut = f->rm.nlinks;
+                else if (f->rm.nrooms > 0 && prooms < 254 &&
+                         rooms_move_keeps(&f->rm, b, p, from, m->to))
+                    cut = prooms;
+                f->st->rooms_reused += cut >= 0;
+                rank = rank_here(f, &f->rc, conn, cut);
                 if (rank_store(f, c, rank) != 0) {
                     f->stop = STOP_MEMORY;
                     pos_undo(p, &u);
@@ -1130,7 +1150,7 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
             f->finished = 1;
             return f;
         }
-        uint32_t rank = rank_here(f, &f->r, -1);
+        uint32_t rank = rank_here(f, &f->r, -1, -1);
         uint32_t ci = cell_get(f, rank);
         if (rank_store(f, root, rank) != 0 || ci == UINT32_MAX ||
             cell_push(f, &f->cells[ci], entry_key(0, rank, 0), root) != 0) {

@@ -42,6 +42,7 @@
     X(reach_calls, SUM, "player reachability computations")                           \
     X(reach_reused, SUM, "reachability updated from the parent's after a push")       \
     X(regions_reused, SUM, "free-floor regions counted from the parent's after a move") \
+    X(rooms_reused, SUM, "room scores kept from the parent's after a move") \
     X(hotspots_reused, SUM, "HF hotspots counted from the parent's after a move")    \
     X(stuck_reused, SUM, "REV order: boxes no push moves counted from the parent's after a move") \
     X(meetings, SUM, "positions both a forward and the backward search reached")      \

@@ -714,3 +714,100 @@ TEST(rooms_match_direct_construction_on_levels)
         check_level(&c.levels[k], samples, &seed, &links);
     collection_free(&c);
 }
+
+/* rooms_move_keeps and rooms_all_cut against rooms_score: on random
+ * placements of each level's boxes (and its start), random moves of one
+ * box to a free square; every claim either makes (the score kept from
+ * before the move, or every link cut) must agree with a count afresh.
+ * Adds the claims checked to shown[0] (kept) and shown[1] (all cut). */
+static void check_moves(const level *lv, int samples, unsigned *seed, long shown[2])
+{
+    board b;
+    position p;
+    if (test_level_setup(lv, &b, &p) != 0)
+        return;
+    rooms r;
+    REQUIRE(rooms_build(&r, &b) == 0);
+    rooms_work w;
+    rooms_work_init(&w, &r, &b);
+    int n = b.nsq;
+    sq_t *sq = malloc(sizeof *sq * (size_t)n), *moved = malloc(sizeof *sq * (size_t)n);
+    for (int i = 0; i <= samples && r.nlinks > 0 && b.nboxes + 2 <= n; i++) {
+        for (int s = 0; s < n; s++)
+            sq[s] = (sq_t)s;
+        if (i == 0) { /* the start: its boxes first, a free square next */
+            int k = 0;
+            for (int j = 0; j < b.nboxes; j++)
+                sq[k++] = b.start_boxes[j];
+            for (int s = 0; s < n; s++)
+                if (p.box_at[s] == NO_BOX)
+                    sq[k++] = (sq_t)s;
+        } else {
+            for (int j = 0; j < n; j++) {
+                *seed = *seed * 1103515245u + 12345u;
+                int pick = j + (int)((*seed >> 8) % (unsigned)(n - j));
+                sq_t t = sq[j];
+                sq[j] = sq[pick];
+                sq[pick] = t;
+            }
+        }
+        pos_set(&p, sq, sq[b.nboxes]);
+        int before = rooms_score(&r, &w, &p);
+        rooms_witness(&r, &w, &b, &p);
+        for (int m = 0; m < 40; m++) {
+            *seed = *seed * 1103515245u + 12345u;
+            int j = (int)((*seed >> 8) % (unsigned)b.nboxes);
+            *seed = *seed * 1103515245u + 12345u;
+            int t = b.nboxes + 1 + (int)((*seed >> 8) % (unsigned)(n - b.nboxes - 1));
+            memcpy(moved, sq, sizeof *sq * (size_t)n);
+            sq_t from = sq[j], to = sq[t];
+            moved[j] = to;
+            moved[t] = from;
+            position q;
+            pos_init(&q, &b);
+            pos_set(&q, moved, sq[b.nboxes]);
+            int after = rooms_score(&r, &w, &q);
+            if (rooms_all_cut(&r, &w, &b, from, to)) {
+                shown[1]++;
+                if (after != r.nlinks)
+                    test_fail(__FILE__, __LINE__, "level %d: every link cut said, %d of %d counted",
+                              lv->index, after, r.nlinks);
+            }
+            if (rooms_move_keeps(&r, &b, &q, from, to)) {
+                shown[0]++;
+                if (after != before)
+                    test_fail(__FILE__, __LINE__, "level %d: score %d kept said, %d counted",
+                              lv->index, before, after);
+            }
+            pos_free(&q);
+        }
+    }
+    free(sq);
+    free(moved);
+    rooms_work_free(&w);
+    rooms_free(&r);
+    test_level_free(&b, &p);
+}
+
+TEST(rooms_scores_kept_after_a_move_match_a_count)
+{
+    unsigned seed = 77;
+    long shown[2] = {0, 0};
+    collection c;
+    REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
+    for (int k = 0; k < c.nlevels; k++)
+        check_moves(&c.levels[k], 20, &seed, shown);
+    collection_free(&c);
+    const char *path = test_shared_level("xsokoban90.xsb");
+    if (path) {
+        REQUIRE(collection_load(&c, path) == 0);
+        for (int k = 0; k < c.nlevels; k++)
+            check_moves(&c.levels[k], test_quick() ? 3 : 15, &seed, shown);
+        collection_free(&c);
+    }
+    fprintf(stderr, "  rooms after a move: %ld kept, %ld all cut\n", shown[0], shown[1]);
+    /* the test means something only if both claims are made often */
+    CHECK(shown[0] >= 200 && shown[1] >= 200);
+    if (!path)
+        SKIP("xsokoban90.xsb not found (demo levels checked)");
+}
