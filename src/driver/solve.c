@@ -86,7 +86,7 @@ void driver_configs(const options *o, search_configs *sc)
         .cells = (int)o->opening_cells,
     };
     /* the opening search's forward halves, alone or in the portfolio */
-    sc->opening_halves = OPENING_BOTH | (o->opening_hf ? OPENING_HF : 0u) |
+    sc->opening_halves = (o->opening_plan ? OPENING_BOTH : OPENING_SQUARES) | (o->opening_hf ? OPENING_HF : 0u) |
                          (o->opening_squares_advisors ? 0u : OPENING_SQUARES_PLAIN) |
                          (o->opening_third ? OPENING_THIRD : 0u) |
                          (o->opening_bicon ? OPENING_BICON : 0u) |

@@ -43,6 +43,7 @@
     X(rev_toward, INT, 1, 0, 1, "rev: its backward halves keep the free floor in few regions first, then the boxes on the target's squares, then the matching to the target (Festival's REV pull order; 0 = the matching first)") \
     X(opening_cells, INT, 1, 0, 1, "opening: its backward searches keep their waiting positions in cells of (free-floor regions, boxes on goals), served in turn (0 = one best-first list)") \
     X(opening_third, INT, 0, 0, 1, "opening: a third forward half beside the two, the squares half without advisors (strategy opening-plain)") \
+    X(opening_plan, INT, 0, 0, 1, "opening: the forward half that follows the target board's packing plan (strategy opening) takes turns with the squares half (0 = the squares half alone)") \
     X(opening_squares_advisors, INT, 1, 0, 1, "opening: its squares half weighs moves by the advisors (0 = every move weighs the same)") \
     X(opening_hf, INT, 1, 0, 1, "opening: its squares half in Festival's HF forward order (every move weighs 0; free-floor regions first, then the boxes on the target's squares; inside a cell, then the boxes' matching distance to the target)") \
     X(opening_bicon, INT, 1, 0, 1, "opening: its first leg's backward order as Festival's BICON (after the stuck boxes, fewer free-floor squares on no cycle)") \
