@@ -574,6 +574,21 @@ static int direct_score(const rooms *rm, const board *b, const uint16_t *box_at,
     return score;
 }
 
+/* sq[0..n-1] := the squares 0..n-1, the first k of them a random draw
+ * (a partial Fisher-Yates shuffle on *seed). */
+static void shuffle_squares(sq_t *sq, int n, int k, unsigned *seed)
+{
+    for (int s = 0; s < n; s++)
+        sq[s] = (sq_t)s;
+    for (int j = 0; j < k && j < n; j++) {
+        *seed = *seed * 1103515245u + 12345u;
+        int pick = j + (int)((*seed >> 8) % (unsigned)(n - j));
+        sq_t t = sq[j];
+        sq[j] = sq[pick];
+        sq[pick] = t;
+    }
+}
+
 static void check_level(const level *lv, int samples, unsigned *seed, int *nlinks_seen)
 {
     board b;
@@ -662,15 +677,7 @@ static void check_level(const level *lv, int samples, unsigned *seed, int *nlink
     sq_t *sq = malloc(sizeof *sq * (size_t)n);
     for (int i = 0; i <= samples; i++) {
         if (i > 0) { /* nboxes distinct random squares */
-            for (int s = 0; s < n; s++)
-                sq[s] = (sq_t)s;
-            for (int j = 0; j < b.nboxes; j++) {
-                *seed = *seed * 1103515245u + 12345u;
-                int pick = j + (int)((*seed >> 8) % (unsigned)(n - j));
-                sq_t t = sq[j];
-                sq[j] = sq[pick];
-                sq[pick] = t;
-            }
+            shuffle_squares(sq, n, b.nboxes, seed);
             pos_set(&p, sq, sq[b.nboxes < n ? b.nboxes : 0]);
         }
         int got = rooms_score(&r, &w, &p);
@@ -695,24 +702,41 @@ static void check_level(const level *lv, int samples, unsigned *seed, int *nlink
     test_level_free(&b, &p);
 }
 
+/* Runs fn(level, samples, ctx) on every level of the file at `path`
+ * (nothing when path is NULL). */
+typedef void level_fn(const level *lv, int samples, void *ctx);
+static void on_levels(const char *path, int samples, level_fn *fn, void *ctx)
+{
+    if (!path)
+        return;
+    collection c;
+    REQUIRE(collection_load(&c, path) == 0);
+    for (int k = 0; k < c.nlevels; k++)
+        fn(&c.levels[k], samples, ctx);
+    collection_free(&c);
+}
+
+typedef struct seeded {
+    unsigned seed;
+    int links;      /* check_level: links seen */
+    long shown[2];  /* check_moves: claims checked */
+} seeded;
+
+static void run_check_level(const level *lv, int samples, void *ctx)
+{
+    seeded *sd = ctx;
+    check_level(lv, samples, &sd->seed, &sd->links);
+}
+
 TEST(rooms_match_direct_construction_on_levels)
 {
-    unsigned seed = 2024;
-    int links = 0;
-    collection c;
-    REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
-    for (int k = 0; k < c.nlevels; k++)
-        check_level(&c.levels[k], 30, &seed, &links);
-    collection_free(&c);
-    CHECK(links > 0);
+    seeded sd = {.seed = 2024};
+    on_levels("levels/demo.xsb", 30, run_check_level, &sd);
+    CHECK(sd.links > 0);
     const char *path = test_shared_level("xsokoban90.xsb");
+    on_levels(path, test_quick() ? 3 : 25, run_check_level, &sd);
     if (!path)
         SKIP("xsokoban90.xsb not found (demo levels checked)");
-    REQUIRE(collection_load(&c, path) == 0);
-    int samples = test_quick() ? 3 : 25;
-    for (int k = 0; k < c.nlevels; k++)
-        check_level(&c.levels[k], samples, &seed, &links);
-    collection_free(&c);
 }
 
 /* rooms_move_keeps and rooms_all_cut against rooms_score: on random
@@ -733,8 +757,6 @@ static void check_moves(const level *lv, int samples, unsigned *seed, long shown
     int n = b.nsq;
     sq_t *sq = malloc(sizeof *sq * (size_t)n), *moved = malloc(sizeof *sq * (size_t)n);
     for (int i = 0; i <= samples && r.nlinks > 0 && b.nboxes + 2 <= n; i++) {
-        for (int s = 0; s < n; s++)
-            sq[s] = (sq_t)s;
         if (i == 0) { /* the start: its boxes first, a free square next */
             int k = 0;
             for (int j = 0; j < b.nboxes; j++)
@@ -743,13 +765,7 @@ static void check_moves(const level *lv, int samples, unsigned *seed, long shown
                 if (p.box_at[s] == NO_BOX)
                     sq[k++] = (sq_t)s;
         } else {
-            for (int j = 0; j < n; j++) {
-                *seed = *seed * 1103515245u + 12345u;
-                int pick = j + (int)((*seed >> 8) % (unsigned)(n - j));
-                sq_t t = sq[j];
-                sq[j] = sq[pick];
-                sq[pick] = t;
-            }
+            shuffle_squares(sq, n, n, seed);
         }
         pos_set(&p, sq, sq[b.nboxes]);
         int before = rooms_score(&r, &w, &p);
@@ -789,25 +805,21 @@ static void check_moves(const level *lv, int samples, unsigned *seed, long shown
     test_level_free(&b, &p);
 }
 
+static void run_check_moves(const level *lv, int samples, void *ctx)
+{
+    seeded *sd = ctx;
+    check_moves(lv, samples, &sd->seed, sd->shown);
+}
+
 TEST(rooms_scores_kept_after_a_move_match_a_count)
 {
-    unsigned seed = 77;
-    long shown[2] = {0, 0};
-    collection c;
-    REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
-    for (int k = 0; k < c.nlevels; k++)
-        check_moves(&c.levels[k], 20, &seed, shown);
-    collection_free(&c);
+    seeded sd = {.seed = 77};
+    on_levels("levels/demo.xsb", 20, run_check_moves, &sd);
     const char *path = test_shared_level("xsokoban90.xsb");
-    if (path) {
-        REQUIRE(collection_load(&c, path) == 0);
-        for (int k = 0; k < c.nlevels; k++)
-            check_moves(&c.levels[k], test_quick() ? 3 : 15, &seed, shown);
-        collection_free(&c);
-    }
-    fprintf(stderr, "  rooms after a move: %ld kept, %ld all cut\n", shown[0], shown[1]);
+    on_levels(path, test_quick() ? 3 : 15, run_check_moves, &sd);
+    fprintf(stderr, "  rooms after a move: %ld kept, %ld all cut\n", sd.shown[0], sd.shown[1]);
     /* the test means something only if both claims are made often */
-    CHECK(shown[0] >= 200 && shown[1] >= 200);
+    CHECK(sd.shown[0] >= 200 && sd.shown[1] >= 200);
     if (!path)
         SKIP("xsokoban90.xsb not found (demo levels checked)");
 }
