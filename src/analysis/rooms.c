@@ -337,6 +337,7 @@ int rooms_move_keeps(const rooms *r, const board *b, const position *p, sq_t fro
 
 void rooms_witness(const rooms *r, rooms_work *w, const board *b, const position *p)
 {
+    w->all_shut = 0;
     if (r->nrooms == 0 || r->nlinks == 0)
         return;
     for (int x = 0; x < r->nrooms; x++)
@@ -355,11 +356,15 @@ void rooms_witness(const rooms *r, rooms_work *w, const board *b, const position
                 w->wit[x][k++] = q;
         }
     }
+    /* every link has a room with a shut square (else no move can show all cut) */
+    w->all_shut = 1;
+    for (int k = 0; k < r->nlinks && w->all_shut; k++)
+        w->all_shut = w->wit[r->link[k][0]][0] != SQ_NONE || w->wit[r->link[k][1]][0] != SQ_NONE;
 }
 
 int rooms_all_cut(const rooms *r, const rooms_work *w, const board *b, sq_t from, sq_t to)
 {
-    if (r->nrooms == 0 || r->nlinks == 0)
+    if (r->nrooms == 0 || r->nlinks == 0 || !w->all_shut)
         return 0;
     uint64_t shut[2] = {0, 0}; /* rooms with a witness left */
     for (int x = 0; x < r->nrooms; x++)

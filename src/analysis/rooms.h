@@ -82,6 +82,7 @@ typedef struct rooms_work {
     int32_t *rep;       /* [nrooms] a free part of the room met by that component */
     uint8_t *cut;       /* [nlinks] after rooms_score: 1 when link k is cut */
     sq_t (*wit)[ROOMS_WITNESSES]; /* [nrooms] rooms_witness: shut squares, SQ_NONE after the last */
+    int all_shut;       /* rooms_witness: every link has a room with a shut square */
 } rooms_work;
 
 /* Finds the rooms, links, goal rooms and entrances of board b (goals are

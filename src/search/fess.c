@@ -769,6 +769,9 @@ static int generate(fess *f, uint32_t n, int pruned)
         capsets_count(&f->dl.cs, p);
     if (f->rm.nrooms > 0)
         rooms_witness(&f->rm, &f->rw, b, p); /* the children's rooms_all_cut */
+    /* the parent's room score, which a child keeps where its move provably
+     * changes no room's parts (rooms_move_keeps) */
+    int prooms = n < f->nranks ? rank_rooms(f->rank_of[n]) : 254;
     for (int i = 0; i < b->nboxes; i++) {
         sq_t from = p->boxes[i];
         if (!reach_box(&f->r, from))
@@ -784,9 +787,6 @@ static int generate(fess *f, uint32_t n, int pruned)
          * rank, unless capped there. */
         int pconn = n < f->nranks ? rank_conn(f->rank_of[n]) : 254;
         int conn0 = f->bp.bk_ready && pconn < 254 ? pconn - blocks_pieces(&f->bp.bk, b, from) : -1;
-        /* the parent's room score, which a child keeps where its move
-         * provably changes no room's parts (rooms_move_keeps) */
-        int prooms = n < f->nranks ? rank_rooms(f->rank_of[n]) : 254;
         f->st->generated += (uint64_t)nm;
         for (int k = 0; k < nm; k++) {
             const box_move *m = &f->mv[k];
