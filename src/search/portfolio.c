@@ -107,6 +107,7 @@ typedef struct portfolio {
                               set when on): they run on one thread */
     atomic_int apart;      /* set once the members run side by side */
     unsigned lent_group;   /* the members a lent thread steps (bit i: m[i]) */
+    uint64_t nboxes;       /* the level's boxes (member_work) */
     void (*up)(void *, const stats *, double); /* the level's progress callback */
     void *up_arg;
 } portfolio;
@@ -214,6 +215,24 @@ static void grant_settle(portfolio *p, uint64_t granted, uint64_t used)
         ;
 }
 
+/* The next turn of member x in the round, in positions: from a sixteenth
+ * of its slice, doubling each turn up to the slice, at the member's
+ * nominal cost (its median on XSokoban); a member whose positions cost
+ * more in its last turn, by member_work, gets a turn shrunk to match. */
+static uint64_t round_slice(member *x, uint64_t nboxes)
+{
+    if (x->cur == 0)
+        x->cur = MAX(x->slice / 16, 1);
+    uint64_t dn = x->out.st.nodes - x->seen_nodes;
+    uint64_t w = member_work(&x->out.st, nboxes), dw = w - x->seen_work;
+    uint64_t slice =
+        dw > dn * NOMINAL_NS[x->kind] ? x->cur * dn * NOMINAL_NS[x->kind] / dw : x->cur;
+    x->seen_nodes = x->out.st.nodes;
+    x->seen_work = w;
+    x->cur = MIN(x->cur * 2, x->slice);
+    return MAX(slice, 1);
+}
+
 /* Side by side: one turn of member i on this thread, `size` positions (0:
  * its slice; with a node limit, in grants of that many at most; `one`: the
  * member runs alone, to the end). Records its end. Returns whether it is
@@ -282,8 +301,11 @@ static void member_run_fair(portfolio *p, unsigned group, int n)
 
 /* Side by side: steps the members in `group` (a bit mask) on this thread
  * in turn until each has ended. As in turn on one thread, the first FESS
- * (member 0), when in the group, takes every other turn; a group of
- * several without it shares the time equally (member_run_fair). */
+ * (member 0), when in the group, takes every other turn, and each turn is
+ * the round's (round_slice: full slices in positions gave the reverse
+ * search, whose positions cost the most, half of the thread on XSokoban
+ * 25, and the first FESS too little to meet the backward search); a group
+ * of several without it shares the time equally (member_run_fair). */
 static void member_run(portfolio *p, unsigned group)
 {
     int one = (group & (group - 1)) == 0; /* a lone member runs to the end */
@@ -301,11 +323,11 @@ static void member_run(portfolio *p, unsigned group)
             if (!(group & 1u << i) || p->m[i].done)
                 continue;
             if (lead)
-                live |= member_turn(p, 0, 0, 0);
-            live |= member_turn(p, i, one, 0);
+                live |= member_turn(p, 0, 0, round_slice(&p->m[0], p->nboxes));
+            live |= member_turn(p, i, one, one ? 0 : round_slice(&p->m[i], p->nboxes));
         }
-        if (lead && !live)
-            live = member_turn(p, 0, 0, 0); /* the others have ended */
+        if (lead && !live) /* the others have ended */
+            live = member_turn(p, 0, 0, round_slice(&p->m[0], p->nboxes));
     }
 }
 
@@ -385,6 +407,7 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
     atomic_init(&p.ended, 0);
     atomic_init(&p.nodes_left, 0);
     p.max_nodes = lim->max_nodes;
+    p.nboxes = (uint64_t)b->nboxes;
     /* Each search checks time, interrupts and the halt flag; the node limit
      * applies to the two together and is enforced here. */
     p.sub = *lim;
@@ -532,19 +555,7 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
         atomic_store(&p.apart, 0);
         /* 2. In turn: the next slice of this member. */
         if (!x->done) {
-            if (x->cur == 0)
-                x->cur = MAX(x->slice / 16, 1);
-            /* A slice counts stored positions at the member's nominal
-             * cost (its median on XSokoban); a member whose positions
-             * cost more in its last turn, by member_work, gets a slice
-             * shrunk to match. */
-            uint64_t dn = x->out.st.nodes - x->seen_nodes;
-            uint64_t w = member_work(&x->out.st, (uint64_t)b->nboxes), dw = w - x->seen_work;
-            uint64_t slice = dw > dn * NOMINAL_NS[x->kind] ? x->cur * dn * NOMINAL_NS[x->kind] / dw : x->cur;
-            x->seen_nodes = x->out.st.nodes;
-            x->seen_work = w;
-            uint64_t budget = x->out.st.nodes + MAX(slice, 1);
-            x->cur = MIN(x->cur * 2, x->slice);
+            uint64_t budget = x->out.st.nodes + round_slice(x, (uint64_t)b->nboxes);
             if (p.max_nodes)
                 budget = MIN(budget, x->out.st.nodes + (p.max_nodes - total));
             x->done = member_step(x, budget);
