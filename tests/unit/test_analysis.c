@@ -354,8 +354,9 @@ static int matching_certified(const lowerbound *lb, const lb_sol *s, const sq_t 
 
 TEST(matching_bound_certified_along_long_chains_of_moves)
 {
-    /* an open room of 16x11 squares with 44 boxes and goals: ties everywhere, so
-     * the augmenting paths choose among many columns of equal key */
+    /* an open room of 18x10 squares with 44 boxes and goals: ties
+     * everywhere, so the augmenting paths choose among many columns of
+     * equal key */
     const char *text = "####################\n"
                        "#                  #\n"
                        "# $$$$$$$$$$$$$$$$ #\n"
@@ -378,13 +379,16 @@ TEST(matching_bound_certified_along_long_chains_of_moves)
     REQUIRE(lb_init(&lb, &b, 1, &m) == 0);
     /* the squares a box may stand on: every goal reachable from them */
     sq_t *live = malloc(sizeof(sq_t) * (size_t)b.nsq);
+    uint8_t *islive = calloc((size_t)b.nsq, 1);
     int nlive = 0;
     for (int q = 0; q < b.nsq; q++) {
         int ok = 1;
         for (int j = 0; j < b.nboxes; j++)
             ok &= lb.dist_t[(size_t)q * (size_t)b.nboxes + (size_t)j] != DIST_INF;
-        if (ok)
+        if (ok) {
             live[nlive++] = (sq_t)q;
+            islive[q] = 1;
+        }
     }
     REQUIRE(nlive >= 80);
     uint8_t *taken = calloc((size_t)b.nsq, 1);
@@ -414,12 +418,7 @@ TEST(matching_bound_certified_along_long_chains_of_moves)
             sq_t to;
             if (rand() % 8) {
                 to = b.nb[boxes[i]][rand() % 4];
-                if (to == SQ_NONE)
-                    continue;
-                int ok = 0;
-                for (int k = 0; k < nlive; k++)
-                    ok |= live[k] == to;
-                if (!ok || taken[to])
+                if (to == SQ_NONE || !islive[to] || taken[to])
                     continue;
             } else {
                 do
@@ -447,6 +446,7 @@ TEST(matching_bound_certified_along_long_chains_of_moves)
     CHECK(pathless > 0 && pathless < moves);
     free(boxes);
     free(taken);
+    free(islive);
     free(live);
     lb_free(&lb);
     board_free(&b);
