@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if LB_SIMD
+#include <immintrin.h>
+#endif
+
 /* The cost of an impossible pair. Larger than any finite matching (at most
  * 1024 boxes x 65534 pushes), so a minimum matching uses it only when no
  * finite perfect matching exists. */
@@ -43,6 +47,9 @@ int lb_init_table(lowerbound *lb, const board *b, const uint16_t *dist, int matc
     lb->way = xmalloc(sizeof(int32_t) * (size_t)(lb->n + 1));
     lb->used = xmalloc((size_t)(lb->n + 1));
     lb->at = xmalloc(sizeof(int64_t) * (size_t)(lb->n + 1));
+#if LB_SIMD
+    lb->simd = __builtin_cpu_supports("avx2") ? 1 : 0;
+#endif
     return 0;
 }
 
@@ -88,6 +95,125 @@ void lb_copy(lb_sol *dst, const lb_sol *src, int n)
     dst->cost = src->cost;
 }
 
+/* One step of augment's Dijkstra over the columns: for every free column j
+ * (1..n, used[j] == 0) whose reduced cost through row `row` (the costs of
+ * the row's square, base = the row's offset) falls below key[j], key[j]
+ * takes it and way[j] = j0. Returns the first free column of least key
+ * (strictly less, in ascending j: the tie-break the matching's results
+ * depend on). */
+static int scan_scalar(int n, const uint16_t *row, int64_t base, const int64_t *v, int64_t *key,
+                       int32_t *way, const uint8_t *used, int j0)
+{
+    int64_t best = INT64_MAX;
+    int j1 = 0;
+    for (int j = 1; j <= n; j++) {
+        if (used[j])
+            continue;
+        int64_t c = row[j - 1] == DIST_INF ? BIG : (int64_t)row[j - 1];
+        int64_t cur = c + base - v[j];
+        if (cur < key[j]) {
+            key[j] = cur;
+            way[j] = j0;
+        }
+        if (key[j] < best) {
+            best = key[j];
+            j1 = j;
+        }
+    }
+    return j1;
+}
+
+#if LB_SIMD
+/* The keys of columns j..j+3 (scan_scalar's update, four at a time);
+ * returns them with the used columns' lanes at INT64_MAX. */
+__attribute__((target("avx2"))) static inline __m256i
+scan4(const uint16_t *row, const int64_t *v, int64_t *key, int32_t *way, const uint8_t *used,
+      int j, __m256i vbase, __m128i vj0)
+{
+    const __m256i vbig = _mm256_set1_epi64x(BIG);
+    const __m256i vinf = _mm256_set1_epi64x(DIST_INF);
+    const __m256i pick32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    __m256i c = _mm256_cvtepu16_epi64(_mm_loadl_epi64((const __m128i *)(row + j - 1)));
+    c = _mm256_blendv_epi8(c, vbig, _mm256_cmpeq_epi64(c, vinf));
+    __m256i cur = _mm256_sub_epi64(_mm256_add_epi64(c, vbase),
+                                   _mm256_loadu_si256((const __m256i *)(v + j)));
+    __m256i k = _mm256_loadu_si256((const __m256i *)(key + j));
+    int32_t u4;
+    memcpy(&u4, used + j, sizeof u4);
+    __m256i usedm = _mm256_cmpgt_epi64(_mm256_cvtepu8_epi64(_mm_cvtsi32_si128(u4)),
+                                       _mm256_setzero_si256());
+    __m256i upd = _mm256_andnot_si256(usedm, _mm256_cmpgt_epi64(k, cur));
+    k = _mm256_blendv_epi8(k, cur, upd);
+    _mm256_storeu_si256((__m256i *)(key + j), k);
+    __m128i upd32 = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(upd, pick32));
+    _mm_maskstore_epi32(way + j, upd32, vj0);
+    return _mm256_or_si256(k, _mm256_srli_epi64(usedm, 1)); /* used: INT64_MAX */
+}
+
+/* scan_scalar four columns at a time (AVX2), in two passes: the keys and
+ * the least key of a free column first, then the first free column that
+ * has it. The same keys, ways and returned column. */
+__attribute__((target("avx2"))) static int scan_avx2(int n, const uint16_t *row, int64_t base,
+                                                     const int64_t *v, int64_t *key, int32_t *way,
+                                                     const uint8_t *used, int j0)
+{
+    const __m256i vbase = _mm256_set1_epi64x(base);
+    const __m128i vj0 = _mm_set1_epi32(j0);
+    __m256i m0 = _mm256_set1_epi64x(INT64_MAX), m1 = m0;
+    int j = 1;
+    for (; j + 7 <= n; j += 8) {
+        __m256i a = scan4(row, v, key, way, used, j, vbase, vj0);
+        __m256i b = scan4(row, v, key, way, used, j + 4, vbase, vj0);
+        m0 = _mm256_blendv_epi8(m0, a, _mm256_cmpgt_epi64(m0, a));
+        m1 = _mm256_blendv_epi8(m1, b, _mm256_cmpgt_epi64(m1, b));
+    }
+    for (; j + 3 <= n; j += 4) {
+        __m256i a = scan4(row, v, key, way, used, j, vbase, vj0);
+        m0 = _mm256_blendv_epi8(m0, a, _mm256_cmpgt_epi64(m0, a));
+    }
+    m0 = _mm256_blendv_epi8(m0, m1, _mm256_cmpgt_epi64(m0, m1));
+    int64_t mv[4];
+    _mm256_storeu_si256((__m256i *)mv, m0);
+    int64_t best = INT64_MAX;
+    for (int l = 0; l < 4; l++)
+        if (mv[l] < best)
+            best = mv[l];
+    int vec_end = j; /* columns 1..vec_end-1 scanned above */
+    for (; j <= n; j++) {
+        if (used[j])
+            continue;
+        int64_t c = row[j - 1] == DIST_INF ? BIG : (int64_t)row[j - 1];
+        int64_t cur = c + base - v[j];
+        if (cur < key[j]) {
+            key[j] = cur;
+            way[j] = j0;
+        }
+        if (key[j] < best)
+            best = key[j];
+    }
+    /* the first free column of key best */
+    const __m256i vb = _mm256_set1_epi64x(best);
+    int k = 1;
+    for (; k + 3 < vec_end; k += 4) {
+        __m256i eq = _mm256_cmpeq_epi64(_mm256_loadu_si256((const __m256i *)(key + k)), vb);
+        int mask = _mm256_movemask_pd(_mm256_castsi256_pd(eq));
+        while (mask) {
+            int l = __builtin_ctz((unsigned)mask);
+            if (!used[k + l])
+                return k + l;
+            mask &= mask - 1;
+        }
+    }
+    for (; k <= n; k++)
+        if (!used[k] && key[k] == best)
+            return k;
+    return 0; /* not reached: a free column holds best */
+}
+#define SCAN(lb) ((lb)->simd ? scan_avx2 : scan_scalar)
+#else
+#define SCAN(lb) scan_scalar
+#endif
+
 /* Adds the unassigned row r (1-based) to the matching by one shortest
  * augmenting path over the reduced costs (Dijkstra on columns). Keeps the
  * potentials feasible (u[i] + v[j] <= c[i][j]) and tight on matched pairs.
@@ -122,23 +248,9 @@ static void augment(lowerbound *lb, lb_sol *s, int r)
         int i0 = s->p[j0];
         sq_t sq = s->sq[i0 - 1];
         const uint16_t *row = lb->dist_t + (size_t)sq * (size_t)n;
-        int64_t best = INT64_MAX, base = off - s->u[i0]; /* u[i0] carries no pending delta */
-        int j1 = 0;
-        for (int j = 1; j <= n; j++) {
-            if (used[j])
-                continue;
-            int64_t c = row[j - 1] == DIST_INF ? BIG : (int64_t)row[j - 1];
-            int64_t cur = c + base - s->v[j];
-            if (cur < key[j]) {
-                key[j] = cur;
-                way[j] = j0;
-            }
-            if (key[j] < best) {
-                best = key[j];
-                j1 = j;
-            }
-        }
-        off = best; /* off + delta, delta = best - off */
+        int64_t base = off - s->u[i0]; /* u[i0] carries no pending delta */
+        int j1 = SCAN(lb)(n, row, base, s->v, key, way, used, j0);
+        off = key[j1]; /* off + delta, delta = key[j1] - off */
         j0 = j1;
         if (s->p[j0] == 0)
             break;

@@ -21,6 +21,13 @@
 #include "../util/mem.h"
 
 #define LB_INF INT64_MAX
+/* x86 with GCC or Clang: augment's column scan has an AVX2 form, chosen at
+ * run time where the processor has it (the same results: lowerbound.c). */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define LB_SIMD 1
+#else
+#define LB_SIMD 0
+#endif
 #define LB_STOPPED (-1) /* lb_solve_by: the deadline passed first */
 
 typedef struct lowerbound {
@@ -35,6 +42,9 @@ typedef struct lowerbound {
     uint8_t *used;
     int64_t *at;       /* scratch, [n + 1]: augment's deferred deltas */
     uint64_t *paths;   /* when set, counts the augmenting paths run */
+    int simd;          /* 1: augment scans with AVX2 (set by lb_init_table
+                          where the processor has it; 0 = the plain loop,
+                          which tests compare it with) */
     membudget *mem;
 } lowerbound;
 

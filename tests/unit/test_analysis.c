@@ -453,6 +453,147 @@ TEST(matching_bound_certified_along_long_chains_of_moves)
     collection_free(&c);
 }
 
+/* Two matchings of the same boxes, updated the same way, are the same to
+ * the last potential. */
+static int same_sol(const lb_sol *a, const lb_sol *b, int n)
+{
+    size_t w = sizeof(int32_t) * (size_t)(n + 1), l = sizeof(int64_t) * (size_t)(n + 1);
+    return a->cost == b->cost && !memcmp(a->p, b->p, w) && !memcmp(a->col, b->col, w) &&
+           !memcmp(a->u, b->u, l) && !memcmp(a->v, b->v, l);
+}
+
+TEST(matching_avx2_scan_same_as_plain_loop)
+{
+    /* augment's AVX2 column scan must choose the same columns among equal
+     * keys as the plain loop (the searches' orders follow the assignment):
+     * two rooms whose box counts leave tails of 1 and of 4 + 2 columns past
+     * the groups of eight, ties everywhere, boxes also put on dead squares
+     * (rows of impossible pairs) */
+    const char *rooms[2] = {"####################\n"
+                            "#                  #\n"
+                            "# $$$$$$$$$$$$$    #\n"
+                            "# $              $ #\n"
+                            "# $ ............ $ #\n"
+                            "# $ ............ $ #\n"
+                            "# $ ............ $ #\n"
+                            "# $ .....   @    $ #\n"
+                            "# $              $ #\n"
+                            "# $$$$$$$$$$$$$$$$ #\n"
+                            "#                  #\n"
+                            "####################\n",
+                            "####################\n"
+                            "#                  #\n"
+                            "# $$$$$$$$$$$$$$$$ #\n"
+                            "# $              $ #\n"
+                            "# $ ............ $ #\n"
+                            "# $ ............ $ #\n"
+                            "# $ ............ $ #\n"
+                            "# $ .......... @ $ #\n"
+                            "# $   $    $     $ #\n"
+                            "# $$$$$$$$$$$$$$$$ #\n"
+                            "#                  #\n"
+                            "####################\n"};
+    const int want_boxes[2] = {41, 46};
+#if LB_SIMD
+    if (!__builtin_cpu_supports("avx2"))
+        SKIP("this processor has no AVX2: only the plain loop runs");
+#else
+    SKIP("not an x86 build: only the plain loop exists");
+#endif
+    int compared = 0, infinite = 0;
+    for (int r = 0; r < 2; r++) {
+        collection c;
+        board b;
+        REQUIRE(test_board_of(rooms[r], &c, &b) == 0);
+        REQUIRE(b.nboxes == want_boxes[r]);
+        membudget m;
+        mem_init(&m, 0);
+        lowerbound fast, plain;
+        REQUIRE(lb_init(&fast, &b, 1, &m) == 0);
+        REQUIRE(lb_init(&plain, &b, 1, &m) == 0);
+        REQUIRE(fast.simd == 1);
+        plain.simd = 0;
+        uint8_t *taken = calloc((size_t)b.nsq, 1);
+        sq_t *boxes = malloc(sizeof(sq_t) * (size_t)b.nboxes);
+        for (int i = 0; i < b.nboxes; i++) {
+            boxes[i] = b.start_boxes[i];
+            taken[boxes[i]] = 1;
+        }
+        lb_sol a, bb;
+        lb_sol_init(&a, b.nboxes);
+        lb_sol_init(&bb, b.nboxes);
+        lb_solve(&fast, &a, boxes);
+        lb_solve(&plain, &bb, boxes);
+        CHECK(same_sol(&a, &bb, b.nboxes));
+        /* live squares: every goal reachable from them */
+        uint8_t *islive = calloc((size_t)b.nsq, 1);
+        for (int q = 0; q < b.nsq; q++) {
+            islive[q] = 1;
+            for (int j = 0; j < b.nboxes; j++)
+                islive[q] &= fast.dist_t[(size_t)q * (size_t)b.nboxes + (size_t)j] != DIST_INF;
+        }
+        srand(777 + r);
+        for (int step = 0, made = 0; made < 3000 && step < 200000; step++) {
+            /* a box moves one square or anywhere live; one time in 32 onto
+             * a dead square, from where it is soon taken back */
+            int i = rand() % b.nboxes, dead = -1;
+            for (int k = 0; k < b.nboxes; k++)
+                if (!islive[boxes[k]])
+                    dead = k;
+            int kind = rand() % 32;
+            sq_t to;
+            if (dead >= 0 && kind < 16) {
+                i = dead;
+                to = (sq_t)(rand() % b.nsq);
+                if (!islive[to] || taken[to])
+                    continue;
+            } else if (kind == 16) {
+                to = (sq_t)(rand() % b.nsq);
+                if (islive[to] || taken[to])
+                    continue;
+            } else if (kind % 4) {
+                to = b.nb[boxes[i]][rand() % 4];
+                if (to == SQ_NONE || !islive[to] || taken[to])
+                    continue;
+            } else {
+                to = (sq_t)(rand() % b.nsq);
+                if (!islive[to] || taken[to])
+                    continue;
+            }
+            taken[boxes[i]] = 0;
+            taken[to] = 1;
+            boxes[i] = to;
+            int64_t ca = lb_move(&fast, &a, i, to), cb = lb_move(&plain, &bb, i, to);
+            CHECK(ca == cb);
+            CHECK(same_sol(&a, &bb, b.nboxes));
+            infinite += ca == LB_INF;
+            if (made % 100 == 0) { /* a fresh matching of the same boxes */
+                lb_sol fa, fb;
+                lb_sol_init(&fa, b.nboxes);
+                lb_sol_init(&fb, b.nboxes);
+                lb_solve(&fast, &fa, boxes);
+                lb_solve(&plain, &fb, boxes);
+                CHECK(same_sol(&fa, &fb, b.nboxes));
+                lb_sol_free(&fa);
+                lb_sol_free(&fb);
+            }
+            compared++;
+            made++;
+        }
+        lb_sol_free(&a);
+        lb_sol_free(&bb);
+        free(islive);
+        free(boxes);
+        free(taken);
+        lb_free(&fast);
+        lb_free(&plain);
+        board_free(&b);
+        collection_free(&c);
+    }
+    CHECK(compared == 6000);
+    CHECK(infinite > 0 && infinite < compared);
+}
+
 /* ------------------------------------------------------------ perft */
 
 /* Pushes counted on the raw grid: flood fill the player over ' ' and '.',
