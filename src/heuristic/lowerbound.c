@@ -95,18 +95,16 @@ void lb_copy(lb_sol *dst, const lb_sol *src, int n)
     dst->cost = src->cost;
 }
 
-/* One step of augment's Dijkstra over the columns: for every free column j
- * (1..n, used[j] == 0) whose reduced cost through row `row` (the costs of
- * the row's square, base = the row's offset) falls below key[j], key[j]
- * takes it and way[j] = j0. Returns the first free column of least key
- * (strictly less, in ascending j: the tie-break the matching's results
- * depend on). */
-static int scan_scalar(int n, const uint16_t *row, int64_t base, const int64_t *v, int64_t *key,
-                       int32_t *way, const uint8_t *used, int j0)
+/* One step of augment's Dijkstra over the columns, for columns j..n:
+ * every free column k (used[k] == 0) whose reduced cost through the row
+ * (`row`: the costs of the row's square; base: the row's offset) falls
+ * below key[k] takes it, with way[k] = j0. Returns the least key of a free
+ * column among them and `best`. */
+static inline int64_t scan_keys(int j, int n, const uint16_t *row, int64_t base,
+                                const int64_t *v, int64_t *key, int32_t *way,
+                                const uint8_t *used, int j0, int64_t best)
 {
-    int64_t best = INT64_MAX;
-    int j1 = 0;
-    for (int j = 1; j <= n; j++) {
+    for (; j <= n; j++) {
         if (used[j])
             continue;
         int64_t c = row[j - 1] == DIST_INF ? BIG : (int64_t)row[j - 1];
@@ -115,16 +113,33 @@ static int scan_scalar(int n, const uint16_t *row, int64_t base, const int64_t *
             key[j] = cur;
             way[j] = j0;
         }
-        if (key[j] < best) {
+        if (key[j] < best)
             best = key[j];
-            j1 = j;
-        }
     }
-    return j1;
+    return best;
+}
+
+/* The first free column k in j..n with key[k] == best; 0 if none. */
+static inline int first_free(int j, int n, const int64_t *key, const uint8_t *used, int64_t best)
+{
+    for (; j <= n; j++)
+        if (!used[j] && key[j] == best)
+            return j;
+    return 0;
+}
+
+/* The step over every column: the keys, then the first free column of
+ * least key (the tie-break, in ascending columns, that the matching's
+ * results depend on). The wide scans below return the same column. */
+static int scan_scalar(int n, const uint16_t *row, int64_t base, const int64_t *v, int64_t *key,
+                       int32_t *way, const uint8_t *used, int j0)
+{
+    int64_t best = scan_keys(1, n, row, base, v, key, way, used, j0, INT64_MAX);
+    return first_free(1, n, key, used, best);
 }
 
 #if LB_SIMD
-/* The keys of columns j..j+3 (scan_scalar's update, four at a time);
+/* The keys of columns j..j+3 (scan_keys' update, four at a time);
  * returns them with the used columns' lanes at INT64_MAX. */
 __attribute__((target("avx2"))) static inline __m256i
 scan4(const uint16_t *row, const int64_t *v, int64_t *key, int32_t *way, const uint8_t *used,
@@ -179,18 +194,7 @@ __attribute__((target("avx2"))) static int scan_avx2(int n, const uint16_t *row,
         if (mv[l] < best)
             best = mv[l];
     int vec_end = j; /* columns 1..vec_end-1 scanned above */
-    for (; j <= n; j++) {
-        if (used[j])
-            continue;
-        int64_t c = row[j - 1] == DIST_INF ? BIG : (int64_t)row[j - 1];
-        int64_t cur = c + base - v[j];
-        if (cur < key[j]) {
-            key[j] = cur;
-            way[j] = j0;
-        }
-        if (key[j] < best)
-            best = key[j];
-    }
+    best = scan_keys(j, n, row, base, v, key, way, used, j0, best);
     /* the first free column of key best */
     const __m256i vb = _mm256_set1_epi64x(best);
     int k = 1;
@@ -204,11 +208,9 @@ __attribute__((target("avx2"))) static int scan_avx2(int n, const uint16_t *row,
             mask &= mask - 1;
         }
     }
-    for (; k <= n; k++)
-        if (!used[k] && key[k] == best)
-            return k;
-    return 0; /* not reached: a free column holds best */
+    return first_free(k, n, key, used, best); /* a free column holds best */
 }
+
 /* scan_avx2 eight columns at a time (AVX-512F): the same two passes, the
  * used columns masked off; the same keys, ways and returned column. */
 __attribute__((target("avx512f"))) static int scan_avx512(int n, const uint16_t *row, int64_t base,
@@ -237,18 +239,7 @@ __attribute__((target("avx512f"))) static int scan_avx512(int n, const uint16_t 
     }
     int64_t best = _mm512_reduce_min_epi64(m);
     int vec_end = j; /* columns 1..vec_end-1 scanned above */
-    for (; j <= n; j++) {
-        if (used[j])
-            continue;
-        int64_t c = row[j - 1] == DIST_INF ? BIG : (int64_t)row[j - 1];
-        int64_t cur = c + base - v[j];
-        if (cur < key[j]) {
-            key[j] = cur;
-            way[j] = j0;
-        }
-        if (key[j] < best)
-            best = key[j];
-    }
+    best = scan_keys(j, n, row, base, v, key, way, used, j0, best);
     const __m512i vb = _mm512_set1_epi64(best);
     int k = 1;
     for (; k + 7 < vec_end; k += 8) {
@@ -258,10 +249,7 @@ __attribute__((target("avx512f"))) static int scan_avx512(int n, const uint16_t 
         if (eq)
             return k + __builtin_ctz((unsigned)eq);
     }
-    for (; k <= n; k++)
-        if (!used[k] && key[k] == best)
-            return k;
-    return 0; /* not reached: a free column holds best */
+    return first_free(k, n, key, used, best); /* a free column holds best */
 }
 #define SCAN(lb) ((lb)->simd == 2 ? scan_avx512 : (lb)->simd ? scan_avx2 : scan_scalar)
 #else
