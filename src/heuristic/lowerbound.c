@@ -45,7 +45,8 @@ int lb_init_table(lowerbound *lb, const board *b, const uint16_t *dist, int matc
                 dist[(size_t)j * (size_t)b->nsq + (size_t)s];
     lb->minv = xmalloc(sizeof(int64_t) * (size_t)(lb->n + 1));
     lb->way = xmalloc(sizeof(int32_t) * (size_t)(lb->n + 1));
-    lb->used = xmalloc((size_t)(lb->n + 1));
+    lb->used = xcalloc((size_t)lb->n + 1, 1);
+    lb->ulist = xmalloc(sizeof(int32_t) * (size_t)(lb->n + 1));
     lb->at = xmalloc(sizeof(int64_t) * (size_t)(lb->n + 1));
 #if LB_SIMD
     lb->simd = __builtin_cpu_supports("avx512f") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
@@ -59,6 +60,7 @@ void lb_free(lowerbound *lb)
     free(lb->minv);
     free(lb->way);
     free(lb->used);
+    free(lb->ulist);
     free(lb->at);
     memset(lb, 0, sizeof *lb);
 }
@@ -272,20 +274,21 @@ static void augment(lowerbound *lb, lb_sol *s, int r)
     int n = lb->n;
     int64_t *key = lb->minv;
     int32_t *way = lb->way;
-    uint8_t *used = lb->used;
+    uint8_t *used = lb->used; /* all 0 between calls */
+    int32_t *ulist = lb->ulist;
     int64_t *at = lb->at;
     if (lb->paths)
         ++*lb->paths;
-    for (int j = 0; j <= n; j++) {
+    /* way[j] needs no reset: the first step sets it for every column, as
+     * every reduced cost is below INT64_MAX */
+    for (int j = 0; j <= n; j++)
         key[j] = INT64_MAX;
-        used[j] = 0;
-        way[j] = 0;
-    }
     s->p[0] = r;
-    int j0 = 0;
+    int j0 = 0, nused = 0;
     int64_t off = 0;
     for (;;) {
         used[j0] = 1;
+        ulist[nused++] = j0;
         at[j0] = off;
         int i0 = s->p[j0];
         sq_t sq = s->sq[i0 - 1];
@@ -298,13 +301,15 @@ static void augment(lowerbound *lb, lb_sol *s, int r)
             break;
     }
     /* the deferred potentials: every used column and its row (the last
-     * column, j0, is not used: its row comes from the path) */
-    for (int j = 0; j <= n; j++)
-        if (used[j]) {
-            int64_t d = off - at[j];
-            s->u[s->p[j]] += d;
-            s->v[j] -= d;
-        }
+     * column, j0, is not used: its row comes from the path); used is
+     * cleared for the next call */
+    for (int k = 0; k < nused; k++) {
+        int j = ulist[k];
+        int64_t d = off - at[j];
+        s->u[s->p[j]] += d;
+        s->v[j] -= d;
+        used[j] = 0;
+    }
     /* flip the path */
     do {
         int j1 = way[j0];
@@ -313,6 +318,72 @@ static void augment(lowerbound *lb, lb_sol *s, int r)
         j0 = j1;
     } while (j0);
     s->p[0] = 0;
+}
+
+/* The least reduced cost c[k] - v[k] of a row over columns j..n, and m
+ * (`row`: the costs of the row's square). */
+static inline int64_t row_min_plain(int j, int n, const uint16_t *row, const int64_t *v,
+                                    int64_t m)
+{
+    for (; j <= n; j++) {
+        int64_t c = (row[j - 1] == DIST_INF ? BIG : (int64_t)row[j - 1]) - v[j];
+        if (c < m)
+            m = c;
+    }
+    return m;
+}
+
+#if LB_SIMD
+__attribute__((target("avx2"))) static int64_t row_min_avx2(int n, const uint16_t *row,
+                                                            const int64_t *v)
+{
+    const __m256i vbig = _mm256_set1_epi64x(BIG);
+    const __m256i vinf = _mm256_set1_epi64x(DIST_INF);
+    __m256i m = _mm256_set1_epi64x(INT64_MAX);
+    int j = 1;
+    for (; j + 3 <= n; j += 4) {
+        __m256i c = _mm256_cvtepu16_epi64(_mm_loadl_epi64((const __m128i *)(row + j - 1)));
+        c = _mm256_blendv_epi8(c, vbig, _mm256_cmpeq_epi64(c, vinf));
+        c = _mm256_sub_epi64(c, _mm256_loadu_si256((const __m256i *)(v + j)));
+        m = _mm256_blendv_epi8(m, c, _mm256_cmpgt_epi64(m, c));
+    }
+    int64_t mv[4];
+    _mm256_storeu_si256((__m256i *)mv, m);
+    int64_t best = INT64_MAX;
+    for (int l = 0; l < 4; l++)
+        if (mv[l] < best)
+            best = mv[l];
+    return row_min_plain(j, n, row, v, best);
+}
+
+__attribute__((target("avx512f"))) static int64_t row_min_avx512(int n, const uint16_t *row,
+                                                                const int64_t *v)
+{
+    const __m512i vbig = _mm512_set1_epi64(BIG);
+    const __m512i vinf = _mm512_set1_epi64(DIST_INF);
+    __m512i m = _mm512_set1_epi64(INT64_MAX);
+    int j = 1;
+    for (; j + 7 <= n; j += 8) {
+        __m512i c = _mm512_cvtepu16_epi64(_mm_loadu_si128((const __m128i *)(row + j - 1)));
+        c = _mm512_mask_mov_epi64(c, _mm512_cmpeq_epi64_mask(c, vinf), vbig);
+        m = _mm512_min_epi64(m, _mm512_sub_epi64(c, _mm512_loadu_si512(v + j)));
+    }
+    return row_min_plain(j, n, row, v, _mm512_reduce_min_epi64(m));
+}
+#endif
+
+/* The least reduced cost of the row of square sq (the value only: no tie
+ * to break). */
+static int64_t row_min(const lowerbound *lb, sq_t sq, const int64_t *v)
+{
+    const uint16_t *row = lb->dist_t + (size_t)sq * (size_t)lb->n;
+#if LB_SIMD
+    if (lb->simd == 2)
+        return row_min_avx512(lb->n, row, v);
+    if (lb->simd == 1)
+        return row_min_avx2(lb->n, row, v);
+#endif
+    return row_min_plain(1, lb->n, row, v, INT64_MAX);
 }
 
 /* Unassigns row i (1-based) and lowers u[i] so that its row is feasible
@@ -324,14 +395,7 @@ static void release_row(lowerbound *lb, lb_sol *s, int i)
         s->p[j] = 0;
         s->col[i] = 0;
     }
-    sq_t sq = s->sq[i - 1];
-    int64_t m = INT64_MAX;
-    for (int k = 1; k <= lb->n; k++) {
-        int64_t c = cost_of(lb, sq, k - 1) - s->v[k];
-        if (c < m)
-            m = c;
-    }
-    s->u[i] = m;
+    s->u[i] = row_min(lb, s->sq[i - 1], s->v);
 }
 
 static void total_cost(lowerbound *lb, lb_sol *s)
@@ -415,13 +479,7 @@ int64_t lb_move(lowerbound *lb, lb_sol *s, int box, sq_t to)
     /* New row minimum of the reduced costs. If the box's goal still attains
      * it, the assignment stays optimal (every other row is unchanged and the
      * duals stay feasible): no augmenting path is needed. */
-    const uint16_t *row = lb->dist_t + (size_t)to * (size_t)lb->n;
-    int64_t m = INT64_MAX;
-    for (int k = 1; k <= lb->n; k++) {
-        int64_t c = (row[k - 1] == DIST_INF ? BIG : (int64_t)row[k - 1]) - s->v[k];
-        if (c < m)
-            m = c;
-    }
+    int64_t m = row_min(lb, to, s->v);
     int64_t cj = cost_of(lb, to, j - 1);
     if (cj - s->v[j] == m && s->cost != LB_INF && old < BIG && cj < BIG) {
         s->u[i] = m;

@@ -39,7 +39,8 @@ typedef struct lowerbound {
     size_t dist_bytes;
     int64_t *minv;     /* scratch, [n + 1] */
     int32_t *way;
-    uint8_t *used;
+    uint8_t *used;     /* scratch, [n + 1]: all 0 between augmenting paths */
+    int32_t *ulist;    /* scratch, [n + 1]: a path's used columns in order */
     int64_t *at;       /* scratch, [n + 1]: augment's deferred deltas */
     uint64_t *paths;   /* when set, counts the augmenting paths run */
     int simd;          /* 1: augment scans with AVX2 (set by lb_init_table
