@@ -141,18 +141,42 @@ static int scan_scalar(int n, const uint16_t *row, int64_t base, const int64_t *
 }
 
 #if LB_SIMD
+/* The costs of columns j..j+3 (AVX2) and j..j+7 (AVX-512F) of `row`, an
+ * impossible pair (DIST_INF) as BIG. */
+__attribute__((target("avx2"))) static inline __m256i costs4(const uint16_t *row, int j)
+{
+    __m256i c = _mm256_cvtepu16_epi64(_mm_loadl_epi64((const __m128i *)(row + j - 1)));
+    return _mm256_blendv_epi8(c, _mm256_set1_epi64x(BIG),
+                              _mm256_cmpeq_epi64(c, _mm256_set1_epi64x(DIST_INF)));
+}
+
+__attribute__((target("avx512f"))) static inline __m512i costs8(const uint16_t *row, int j)
+{
+    __m512i c = _mm512_cvtepu16_epi64(_mm_loadu_si128((const __m128i *)(row + j - 1)));
+    return _mm512_mask_mov_epi64(c, _mm512_cmpeq_epi64_mask(c, _mm512_set1_epi64(DIST_INF)),
+                                 _mm512_set1_epi64(BIG));
+}
+
+/* The least of four keys. */
+__attribute__((target("avx2"))) static inline int64_t min4(__m256i m)
+{
+    int64_t mv[4];
+    _mm256_storeu_si256((__m256i *)mv, m);
+    int64_t best = mv[0];
+    for (int l = 1; l < 4; l++)
+        if (mv[l] < best)
+            best = mv[l];
+    return best;
+}
+
 /* The keys of columns j..j+3 (scan_keys' update, four at a time);
  * returns them with the used columns' lanes at INT64_MAX. */
 __attribute__((target("avx2"))) static inline __m256i
 scan4(const uint16_t *row, const int64_t *v, int64_t *key, int32_t *way, const uint8_t *used,
       int j, __m256i vbase, __m128i vj0)
 {
-    const __m256i vbig = _mm256_set1_epi64x(BIG);
-    const __m256i vinf = _mm256_set1_epi64x(DIST_INF);
     const __m256i pick32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
-    __m256i c = _mm256_cvtepu16_epi64(_mm_loadl_epi64((const __m128i *)(row + j - 1)));
-    c = _mm256_blendv_epi8(c, vbig, _mm256_cmpeq_epi64(c, vinf));
-    __m256i cur = _mm256_sub_epi64(_mm256_add_epi64(c, vbase),
+    __m256i cur = _mm256_sub_epi64(_mm256_add_epi64(costs4(row, j), vbase),
                                    _mm256_loadu_si256((const __m256i *)(v + j)));
     __m256i k = _mm256_loadu_si256((const __m256i *)(key + j));
     int32_t u4;
@@ -189,12 +213,7 @@ __attribute__((target("avx2"))) static int scan_avx2(int n, const uint16_t *row,
         m0 = _mm256_blendv_epi8(m0, a, _mm256_cmpgt_epi64(m0, a));
     }
     m0 = _mm256_blendv_epi8(m0, m1, _mm256_cmpgt_epi64(m0, m1));
-    int64_t mv[4];
-    _mm256_storeu_si256((__m256i *)mv, m0);
-    int64_t best = INT64_MAX;
-    for (int l = 0; l < 4; l++)
-        if (mv[l] < best)
-            best = mv[l];
+    int64_t best = min4(m0);
     int vec_end = j; /* columns 1..vec_end-1 scanned above */
     best = scan_keys(j, n, row, base, v, key, way, used, j0, best);
     /* the first free column of key best */
@@ -220,16 +239,13 @@ __attribute__((target("avx512f"))) static int scan_avx512(int n, const uint16_t 
                                                          int32_t *way, const uint8_t *used, int j0)
 {
     const __m512i vbase = _mm512_set1_epi64(base);
-    const __m512i vbig = _mm512_set1_epi64(BIG);
-    const __m512i vinf = _mm512_set1_epi64(DIST_INF);
     const __m512i vj0 = _mm512_set1_epi64(j0);
     const __m512i zero = _mm512_setzero_si512();
     __m512i m = _mm512_set1_epi64(INT64_MAX);
     int j = 1;
     for (; j + 7 <= n; j += 8) {
-        __m512i c = _mm512_cvtepu16_epi64(_mm_loadu_si128((const __m128i *)(row + j - 1)));
-        c = _mm512_mask_mov_epi64(c, _mm512_cmpeq_epi64_mask(c, vinf), vbig);
-        __m512i cur = _mm512_sub_epi64(_mm512_add_epi64(c, vbase), _mm512_loadu_si512(v + j));
+        __m512i cur = _mm512_sub_epi64(_mm512_add_epi64(costs8(row, j), vbase),
+                                       _mm512_loadu_si512(v + j));
         __m512i k = _mm512_loadu_si512(key + j);
         __mmask8 fr = _mm512_cmpeq_epi64_mask(
             _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(used + j))), zero);
@@ -337,37 +353,22 @@ static inline int64_t row_min_plain(int j, int n, const uint16_t *row, const int
 __attribute__((target("avx2"))) static int64_t row_min_avx2(int n, const uint16_t *row,
                                                             const int64_t *v)
 {
-    const __m256i vbig = _mm256_set1_epi64x(BIG);
-    const __m256i vinf = _mm256_set1_epi64x(DIST_INF);
     __m256i m = _mm256_set1_epi64x(INT64_MAX);
     int j = 1;
     for (; j + 3 <= n; j += 4) {
-        __m256i c = _mm256_cvtepu16_epi64(_mm_loadl_epi64((const __m128i *)(row + j - 1)));
-        c = _mm256_blendv_epi8(c, vbig, _mm256_cmpeq_epi64(c, vinf));
-        c = _mm256_sub_epi64(c, _mm256_loadu_si256((const __m256i *)(v + j)));
+        __m256i c = _mm256_sub_epi64(costs4(row, j), _mm256_loadu_si256((const __m256i *)(v + j)));
         m = _mm256_blendv_epi8(m, c, _mm256_cmpgt_epi64(m, c));
     }
-    int64_t mv[4];
-    _mm256_storeu_si256((__m256i *)mv, m);
-    int64_t best = INT64_MAX;
-    for (int l = 0; l < 4; l++)
-        if (mv[l] < best)
-            best = mv[l];
-    return row_min_plain(j, n, row, v, best);
+    return row_min_plain(j, n, row, v, min4(m));
 }
 
 __attribute__((target("avx512f"))) static int64_t row_min_avx512(int n, const uint16_t *row,
                                                                 const int64_t *v)
 {
-    const __m512i vbig = _mm512_set1_epi64(BIG);
-    const __m512i vinf = _mm512_set1_epi64(DIST_INF);
     __m512i m = _mm512_set1_epi64(INT64_MAX);
     int j = 1;
-    for (; j + 7 <= n; j += 8) {
-        __m512i c = _mm512_cvtepu16_epi64(_mm_loadu_si128((const __m128i *)(row + j - 1)));
-        c = _mm512_mask_mov_epi64(c, _mm512_cmpeq_epi64_mask(c, vinf), vbig);
-        m = _mm512_min_epi64(m, _mm512_sub_epi64(c, _mm512_loadu_si512(v + j)));
-    }
+    for (; j + 7 <= n; j += 8)
+        m = _mm512_min_epi64(m, _mm512_sub_epi64(costs8(row, j), _mm512_loadu_si512(v + j)));
     return row_min_plain(j, n, row, v, _mm512_reduce_min_epi64(m));
 }
 #endif

@@ -21,8 +21,9 @@
 #include "../util/mem.h"
 
 #define LB_INF INT64_MAX
-/* x86 with GCC or Clang: augment's column scan has an AVX2 form, chosen at
- * run time where the processor has it (the same results: lowerbound.c). */
+/* x86 with GCC or Clang: augment's column scan and a row's minimum have
+ * AVX-512F and AVX2 forms, chosen at run time where the processor has them
+ * (the same results: lowerbound.c). */
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define LB_SIMD 1
 #else
@@ -43,9 +44,9 @@ typedef struct lowerbound {
     int32_t *ulist;    /* scratch, [n + 1]: a path's used columns in order */
     int64_t *at;       /* scratch, [n + 1]: augment's deferred deltas */
     uint64_t *paths;   /* when set, counts the augmenting paths run */
-    int simd;          /* 1: augment scans with AVX2 (set by lb_init_table
-                          where the processor has it; 0 = the plain loop,
-                          which tests compare it with) */
+    int simd;          /* 2: the scans in AVX-512F, 1: in AVX2 (set by
+                          lb_init_table to the widest the processor has);
+                          0 = the plain loops, which tests compare them with */
     membudget *mem;
 } lowerbound;
 
