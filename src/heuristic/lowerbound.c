@@ -15,10 +15,15 @@
  * finite perfect matching exists. */
 #define BIG ((int64_t)1 << 32)
 
+/* The cost of column j (1-based) in a row of the distance table. */
+static inline int64_t row_cost(const uint16_t *row, int j)
+{
+    return row[j - 1] == DIST_INF ? BIG : (int64_t)row[j - 1];
+}
+
 static inline int64_t cost_of(const lowerbound *lb, sq_t s, int j)
 {
-    uint16_t d = lb->dist_t[(size_t)s * (size_t)lb->n + (size_t)j];
-    return d == DIST_INF ? BIG : (int64_t)d;
+    return row_cost(lb->dist_t + (size_t)s * (size_t)lb->n, j + 1);
 }
 
 int lb_init(lowerbound *lb, const board *b, int matching, membudget *mem)
@@ -109,8 +114,7 @@ static inline int64_t scan_keys(int j, int n, const uint16_t *row, int64_t base,
     for (; j <= n; j++) {
         if (used[j])
             continue;
-        int64_t c = row[j - 1] == DIST_INF ? BIG : (int64_t)row[j - 1];
-        int64_t cur = c + base - v[j];
+        int64_t cur = row_cost(row, j) + base - v[j];
         if (cur < key[j]) {
             key[j] = cur;
             way[j] = j0;
@@ -293,6 +297,8 @@ static void augment(lowerbound *lb, lb_sol *s, int r)
     uint8_t *used = lb->used; /* all 0 between calls */
     int32_t *ulist = lb->ulist;
     int64_t *at = lb->at;
+    int (*scan)(int, const uint16_t *, int64_t, const int64_t *, int64_t *, int32_t *,
+                const uint8_t *, int) = SCAN(lb);
     if (lb->paths)
         ++*lb->paths;
     /* way[j] needs no reset: the first step sets it for every column, as
@@ -310,7 +316,7 @@ static void augment(lowerbound *lb, lb_sol *s, int r)
         sq_t sq = s->sq[i0 - 1];
         const uint16_t *row = lb->dist_t + (size_t)sq * (size_t)n;
         int64_t base = off - s->u[i0]; /* u[i0] carries no pending delta */
-        int j1 = SCAN(lb)(n, row, base, s->v, key, way, used, j0);
+        int j1 = scan(n, row, base, s->v, key, way, used, j0);
         off = key[j1]; /* off + delta, delta = key[j1] - off */
         j0 = j1;
         if (s->p[j0] == 0)
@@ -342,7 +348,7 @@ static inline int64_t row_min_plain(int j, int n, const uint16_t *row, const int
                                     int64_t m)
 {
     for (; j <= n; j++) {
-        int64_t c = (row[j - 1] == DIST_INF ? BIG : (int64_t)row[j - 1]) - v[j];
+        int64_t c = row_cost(row, j) - v[j];
         if (c < m)
             m = c;
     }

@@ -326,6 +326,24 @@ TEST(matching_bound_matches_enumeration)
     collection_free(&c);
 }
 
+/* The squares from which every goal is reachable (a finite cost in every
+ * column): islive[q] = 1 for them, listed in live (when not NULL).
+ * Returns how many. */
+static int live_squares(const lowerbound *lb, uint8_t *islive, sq_t *live)
+{
+    int nlive = 0;
+    for (int q = 0; q < lb->nsq; q++) {
+        int ok = 1;
+        for (int j = 0; j < lb->n; j++)
+            ok &= lb->dist_t[(size_t)q * (size_t)lb->n + (size_t)j] != DIST_INF;
+        islive[q] = (uint8_t)ok;
+        if (ok && live)
+            live[nlive] = (sq_t)q;
+        nlive += ok;
+    }
+    return nlive;
+}
+
 /* Whether s is a certified minimum matching for boxes: a perfect
  * assignment, dual potentials feasible on every pair (u[i] + v[j] <=
  * c[i][j]) and tight on the assigned ones, so that no other assignment
@@ -380,16 +398,7 @@ TEST(matching_bound_certified_along_long_chains_of_moves)
     /* the squares a box may stand on: every goal reachable from them */
     sq_t *live = malloc(sizeof(sq_t) * (size_t)b.nsq);
     uint8_t *islive = calloc((size_t)b.nsq, 1);
-    int nlive = 0;
-    for (int q = 0; q < b.nsq; q++) {
-        int ok = 1;
-        for (int j = 0; j < b.nboxes; j++)
-            ok &= lb.dist_t[(size_t)q * (size_t)b.nboxes + (size_t)j] != DIST_INF;
-        if (ok) {
-            live[nlive++] = (sq_t)q;
-            islive[q] = 1;
-        }
-    }
+    int nlive = live_squares(&lb, islive, live);
     REQUIRE(nlive >= 80);
     uint8_t *taken = calloc((size_t)b.nsq, 1);
     sq_t *boxes = malloc(sizeof(sq_t) * (size_t)b.nboxes);
@@ -535,11 +544,7 @@ TEST(matching_simd_scans_same_as_plain_loop)
         CHECK(same_sol(&a, &bb, b.nboxes));
         /* live squares: every goal reachable from them */
         uint8_t *islive = calloc((size_t)b.nsq, 1);
-        for (int q = 0; q < b.nsq; q++) {
-            islive[q] = 1;
-            for (int j = 0; j < b.nboxes; j++)
-                islive[q] &= fast.dist_t[(size_t)q * (size_t)b.nboxes + (size_t)j] != DIST_INF;
-        }
+        live_squares(&fast, islive, NULL);
         srand(777 + (unsigned)t);
         for (int step = 0, made = 0; made < 3000 && step < 200000; step++) {
             /* a box moves one square or anywhere live; one time in 32 onto
