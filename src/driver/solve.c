@@ -66,6 +66,7 @@ void driver_configs(const options *o, search_configs *sc)
         .packing = (int)o->packing,
         .reach_reuse = (int)o->reach_reuse,
         .check = (int)o->check,
+        .penalties = (int)(o->penalties && o->optimal == 1 && o->matching),
     };
     sc->fess = (fess_config){
         .dl = dl,

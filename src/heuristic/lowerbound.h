@@ -68,6 +68,14 @@ int lb_init_table(lowerbound *lb, const board *b, const uint16_t *dist, int matc
                   membudget *mem);
 void lb_free(lowerbound *lb);
 
+/* The wildcard square: a box there costs 0 in every column. Moving boxes
+ * there (lb_move) leaves the matching of the others to any goals, the goals
+ * the wildcards take being free (the penalties of push-optimal A*). Only
+ * with matching (the nearest-goal bound reads b->near_dist). */
+static inline sq_t lb_wild(const lowerbound *lb) { return (sq_t)lb->nsq; }
+/* The cost of the goal assigned to `box` in s (solved), LB_INF when none. */
+int64_t lb_assigned(const lowerbound *lb, const lb_sol *s, int box);
+
 void lb_sol_init(lb_sol *s, int n);
 void lb_sol_free(lb_sol *s);
 void lb_copy(lb_sol *dst, const lb_sol *src, int n);

@@ -12,6 +12,8 @@
 #include "../core/reach.h"
 #include "../deadlock/layer.h"
 #include "../heuristic/lowerbound.h"
+#include "../heuristic/penalty.h"
+#include "../deadlock/subset.h"
 #include "../util/spares.h"
 #include "../util/u32map.h"
 #include "../util/util.h"
@@ -36,6 +38,21 @@
 #endif
 
 
+/* --penalties: the boxes searched alone (the pushed box and its nearest
+ * within ASTAR_PENALTY_RADIUS squares on both axes) and the reduced
+ * positions one search may visit (penalty_cut). */
+#ifndef ASTAR_PENALTY_BOXES
+#define ASTAR_PENALTY_BOXES 5
+#endif
+#ifndef ASTAR_PENALTY_RADIUS
+#define ASTAR_PENALTY_RADIUS 3
+#endif
+#ifndef ASTAR_PENALTY_LIMIT
+#define ASTAR_PENALTY_LIMIT 2000
+#endif
+/* the most a search of a few boxes is asked to add */
+#define ASTAR_PENALTY_MAX_RAISE 8
+
 /* What each thread searching needs of its own: the board it expands on,
  * the bound's scratch, the detectors' contexts, its counters. Worker 0 is
  * the caller's; a second worker runs on a thread lent to the level
@@ -57,6 +74,9 @@ typedef struct aworker {
     uint32_t checks;     /* expansions since the last limit check */
     deadline_poll dpoll; /* the clock between checks */
     int busy;            /* expanding a node taken from the open list (a->mu) */
+    penalty_ctx pen;     /* cfg->penalties: the searches of a few boxes alone */
+    size_t pen_charged;  /* its bytes taken from the budget (pen_charge) */
+    lb_sol psol;         /* cfg->penalties: scratch, the matching of the others */
     uint32_t busy_f;     /* its f */
 } aworker;
 
@@ -256,6 +276,51 @@ static int64_t child_bound(aworker *w, int depth, int i, sq_t to)
     return h;
 }
 
+/* --penalties, under a known solution's bound: the child on the board
+ * (its matching in w->sols[depth + 1], cost h, g pushes) whose last push
+ * put a box on `to`. Only a raise that lifts g + h to the bound cuts the
+ * child; a lower one would only move it to a later layer, all of which a
+ * proof searches. So: the pushed box and its neighbours P, searched alone
+ * with the player (penalty_bound), need L pushes; where L passes their
+ * share of the matching by at least what the child lacks, L + the matching
+ * of the other boxes to any goals (P's rows made wildcards) is computed,
+ * and the child is cut when that reaches the bound (admissible:
+ * penalty.h). Returns 1 to cut the child. */
+static int penalty_cut(aworker *w, int depth, sq_t to, uint32_t g, int64_t h)
+{
+    astar *a = w->a;
+    const board *b = a->b;
+    const position *p = &w->pos;
+    int64_t need = (int64_t)a->cfg->bound - (int64_t)g - h; /* the raise that cuts */
+    if (need <= 0 || need > ASTAR_PENALTY_MAX_RAISE)
+        return 0;
+    sq_t kept[ASTAR_PENALTY_BOXES];
+    int k = subset_near(p, to, ASTAR_PENALTY_RADIUS, ASTAR_PENALTY_BOXES, kept);
+    if (k < 2)
+        return 0;
+    const lb_sol *cs = &w->sols[depth + 1];
+    int64_t share = 0;
+    for (int j = 0; j < k; j++)
+        share += lb_assigned(&w->lb, cs, p->box_at[kept[j]]);
+    if (share >= LB_INF / 2)
+        return 0; /* some box unassigned: cannot happen under a finite bound */
+    uint64_t before = w->pen.searches;
+    int L = penalty_bound(&w->pen, kept, k, p->player, (int)(share + need - 1));
+    w->st->penalty_searches += w->pen.searches - before;
+    if (L == PENALTY_INF)
+        return 1;
+    if (L < share + need)
+        return 0;
+    lb_copy(&w->psol, cs, b->nboxes);
+    int64_t rest = 0;
+    for (int j = 0; j < k; j++)
+        rest = lb_move(&w->lb, &w->psol, p->box_at[kept[j]], lb_wild(&w->lb));
+    if (rest == LB_INF)
+        return 1;
+    w->st->penalty_raised++;
+    return (uint64_t)g + (uint64_t)L + (uint64_t)rest >= a->cfg->bound;
+}
+
 /* The child reached stored node ex again (under the lock), with ng pushes
  * from node n. A shorter path to a stored position: open, it is queued
  * again; closed, fast mode adopts the shorter path without expanding again
@@ -373,6 +438,11 @@ static int make_child(aworker *w, uint32_t n, int depth, int i, sq_t from, sq_t 
     if (w->dl.loc.b && subset_local_dead(&w->dl.loc, p, to, ASTAR_LOCAL_RADIUS, w->st)) {
         if (w->dl.stk.b)
             stuck_add(&w->dl.stk, &w->dl.loc, w->dl.loc.kept, w->dl.loc.nkept, p->player, w->st);
+        pos_undo(p, &u);
+        return 0;
+    }
+    if (a->cfg->penalties && a->cfg->bound && penalty_cut(w, depth, to, ng, h64)) {
+        w->st->penalty_cuts++;
         pos_undo(p, &u);
         return 0;
     }
@@ -611,6 +681,22 @@ static void worker_init(astar *a, aworker *w, stats *st)
     for (int d = 0; d < MAX_EXT_DEPTH + 2; d++)
         w->allow[d] = xcalloc((size_t)b->nboxes, 1);
     pstack_init(&w->path);
+    if (a->cfg->penalties) {
+        penalty_init(&w->pen, b, ASTAR_PENALTY_LIMIT, ASTAR_PENALTY_BOXES);
+        lb_sol_init(&w->psol, b->nboxes);
+    }
+}
+
+/* Takes the penalty searches' tables from the budget; -1 when they do not
+ * fit. */
+static int pen_charge(astar *a, aworker *w)
+{
+    if (!a->cfg->penalties || w->pen_charged)
+        return 0;
+    if (!mem_take(a->mem, w->pen.held))
+        return -1;
+    w->pen_charged = w->pen.held;
+    return 0;
 }
 
 static void worker_free(astar *a, aworker *w)
@@ -625,6 +711,11 @@ static void worker_free(astar *a, aworker *w)
     dl_uncharge(&w->dl, a->mem);
     dl_free(&w->dl);
     pstack_free(&w->path);
+    if (a->cfg->penalties) {
+        mem_give(a->mem, w->pen_charged);
+        penalty_free(&w->pen);
+        lb_sol_free(&w->psol);
+    }
     pos_free(&w->pos);
 }
 
@@ -670,7 +761,7 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
     ol_init(&a->open[1], mem);
     a->next_progress = search_first_progress(lim);
 
-    int ok = dl_charge(&w->dl, mem) == 0 && nodes_init(&a->ns, mem) == 0 &&
+    int ok = dl_charge(&w->dl, mem) == 0 && pen_charge(a, w) == 0 && nodes_init(&a->ns, mem) == 0 &&
              lb_init(&w->lb, b, cfg->matching, mem) == 0;
     if (!ok) {
         out->stop = STOP_MEMORY;
@@ -865,7 +956,7 @@ static void try_lend(astar *a)
         worker_init(a, w, &w->own);
         undo_rec none = {0, 0, 0, 0};
         pstack_push(&w->path, a->root, &none);
-        if (dl_charge(&w->dl, a->mem) != 0 ||
+        if (dl_charge(&w->dl, a->mem) != 0 || pen_charge(a, w) != 0 ||
             lb_init(&w->lb, a->b, a->cfg->matching, a->mem) != 0) {
             worker_free(a, w);
             free(w);

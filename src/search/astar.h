@@ -38,6 +38,8 @@ typedef struct astar_config {
     int packing;      /* fast mode: packing-order macros */
     int reach_reuse;  /* reachability after a push from the parent's */
     int check;        /* debug: check the position after every push */
+    int penalties;    /* optimal mode: the bound raised by a search of the
+                         pushed box and its neighbours alone (penalty.h) */
     uint32_t bound;   /* optimal mode: the pushes of a known solution (0 =
                          none). A position whose g + h reaches it is not
                          stored (h is admissible: every solution through it

@@ -22,6 +22,9 @@
     X(cut_bound, SUM, "pushes whose bound reaches the known solution's pushes (push-optimal mode)") \
     X(cut_fixed, SUM, "deadlocks of the matching with fixed boxes as walls")          \
     X(cut_corral, SUM, "pushes pruned by PI-corrals")                                 \
+    X(penalty_searches, SUM, "searches of a few boxes alone (push-optimal --penalties)") \
+    X(penalty_raised, SUM, "positions whose boxes near the push needed the raise that cuts them alone") \
+    X(penalty_cuts, SUM, "positions cut by the bound so raised (or boxes that can never reach goals)") \
     X(corrals, SUM, "PI-corrals found")                                               \
     X(corral_deadlocks, SUM, "positions with a PI-corral and no legal push")          \
     X(subset_searches, SUM, "corral deadlock searches run")                           \

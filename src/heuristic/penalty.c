@@ -1,0 +1,228 @@
+/* penalty.c: IDA* over a few boxes alone (see penalty.h). */
+#include "penalty.h"
+#include "../util/util.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CACHE_SIZE (1u << 16)
+
+enum { FOUND = -1, OUT_OF_ROOM = -2 };
+
+void penalty_init(penalty_ctx *c, const board *b, int limit, int maxk)
+{
+    memset(c, 0, sizeof *c);
+    c->b = b;
+    c->limit = limit > 0 ? limit : 1;
+    c->maxk = MIN(MIN(maxk, PENALTY_MAX_BOXES), b->nboxes);
+    c->shell.b = b;
+    c->shell.box_at = xmalloc_held(&c->held, sizeof(uint16_t) * (size_t)b->nsq);
+    for (int q = 0; q < b->nsq; q++)
+        c->shell.box_at[q] = NO_BOX;
+    c->shell.boxes = xmalloc_held(&c->held, sizeof(sq_t) * (size_t)(c->maxk + 1));
+    freeze_init(&c->fz, b);
+    c->mark = xcalloc_held(&c->held, (size_t)b->nsq, sizeof(uint32_t));
+    c->stack = xmalloc_held(&c->held, sizeof(sq_t) * (size_t)b->nsq);
+    c->tcap = 1;
+    while (c->tcap < 2u * (uint32_t)c->limit + 2)
+        c->tcap <<= 1;
+    c->seen = xcalloc_held(&c->held, c->tcap, sizeof(uint64_t));
+    c->seen_g = xcalloc_held(&c->held, c->tcap, sizeof(uint16_t));
+    c->seen_gen = xcalloc_held(&c->held, c->tcap, sizeof(uint32_t));
+    c->ccap = CACHE_SIZE;
+    c->cache_key = xcalloc_held(&c->held, c->ccap, sizeof(uint64_t));
+    c->cache_val = xcalloc_held(&c->held, c->ccap, sizeof(uint16_t));
+}
+
+void penalty_free(penalty_ctx *c)
+{
+    free(c->shell.box_at);
+    free(c->shell.boxes);
+    freeze_free(&c->fz);
+    free(c->mark);
+    free(c->stack);
+    free(c->seen);
+    free(c->seen_g);
+    free(c->seen_gen);
+    free(c->cache_key);
+    free(c->cache_val);
+    memset(c, 0, sizeof *c);
+}
+
+static void place(penalty_ctx *c, const sq_t *bx, int k)
+{
+    for (int j = 0; j < k; j++) {
+        c->shell.boxes[j] = bx[j];
+        c->shell.box_at[bx[j]] = (uint16_t)j;
+    }
+}
+
+static void lift(penalty_ctx *c, const sq_t *bx, int k)
+{
+    for (int j = 0; j < k; j++)
+        c->shell.box_at[bx[j]] = NO_BOX;
+}
+
+/* The player's region on the shell from `from`, marked with c->ts; returns
+ * its smallest square. */
+static sq_t flood(penalty_ctx *c, sq_t from)
+{
+    const board *b = c->b;
+    if (++c->ts == 0) {
+        memset(c->mark, 0, sizeof(uint32_t) * (size_t)b->nsq);
+        c->ts = 1;
+    }
+    int top = 0;
+    sq_t norm = from;
+    c->mark[from] = c->ts;
+    c->stack[top++] = from;
+    while (top > 0) {
+        sq_t x = c->stack[--top];
+        if (x < norm)
+            norm = x;
+        for (int d = 0; d < 4; d++) {
+            sq_t y = b->nb[x][d];
+            if (y != SQ_NONE && c->mark[y] != c->ts && c->shell.box_at[y] == NO_BOX) {
+                c->mark[y] = c->ts;
+                c->stack[top++] = y;
+            }
+        }
+    }
+    return norm;
+}
+
+/* Records that key was reached with g pushes in this iteration; returns 0
+ * when it was reached before with g or fewer (its subtree is searched). */
+static int seen_put(penalty_ctx *c, uint64_t key, int g)
+{
+    uint32_t i = (uint32_t)(key >> 32) & (c->tcap - 1);
+    while (c->seen_gen[i] == c->gen) {
+        if (c->seen[i] == key) {
+            if (c->seen_g[i] <= g)
+                return 0;
+            c->seen_g[i] = (uint16_t)g;
+            return 1;
+        }
+        i = (i + 1) & (c->tcap - 1);
+    }
+    c->seen_gen[i] = c->gen;
+    c->seen[i] = key;
+    c->seen_g[i] = (uint16_t)g;
+    c->nodes++;
+    return 1;
+}
+
+/* One IDA* iteration below the reduced position bx (player on `player`,
+ * reached with g pushes): FOUND, OUT_OF_ROOM, or the least f above T met
+ * (INT_MAX: none). */
+static int dfs(penalty_ctx *c, sq_t *bx, int k, sq_t player, uint64_t hbox, int g, int T)
+{
+    const board *b = c->b;
+    int h = 0;
+    for (int j = 0; j < k; j++)
+        h += b->near_dist[bx[j]];
+    if (g + h > T)
+        return g + h;
+    if (h == 0)
+        return FOUND;
+    place(c, bx, k);
+    sq_t norm = flood(c, player);
+    if (!seen_put(c, hbox ^ b->zplayer[norm], g)) {
+        lift(c, bx, k);
+        return INT_MAX;
+    }
+    if (c->nodes > (uint32_t)c->limit) {
+        lift(c, bx, k);
+        return OUT_OF_ROOM;
+    }
+    /* the pushes, collected before the flood marks are reused below */
+    struct pmove {
+        int j;
+        sq_t from, to;
+    } mv[4 * PENALTY_MAX_BOXES];
+    int nm = 0;
+    for (int j = 0; j < k; j++) {
+        sq_t B = bx[j];
+        for (int d = 0; d < 4; d++) {
+            sq_t N = b->nb[B][DIR_OPP(d)], O = b->nb[B][d];
+            if (N == SQ_NONE || O == SQ_NONE || c->mark[N] != c->ts ||
+                c->shell.box_at[O] != NO_BOX || b->dead[O])
+                continue;
+            c->shell.box_at[B] = NO_BOX;
+            c->shell.box_at[O] = (uint16_t)j;
+            c->shell.boxes[j] = O;
+            int frozen = freeze_deadlock(&c->fz, &c->shell, O);
+            c->shell.box_at[O] = NO_BOX;
+            c->shell.box_at[B] = (uint16_t)j;
+            c->shell.boxes[j] = B;
+            if (!frozen)
+                mv[nm++] = (struct pmove){j, B, O};
+        }
+    }
+    lift(c, bx, k);
+    int least = INT_MAX;
+    for (int m = 0; m < nm; m++) {
+        int j = mv[m].j;
+        bx[j] = mv[m].to;
+        int r = dfs(c, bx, k, mv[m].from, hbox ^ b->zbox[mv[m].from] ^ b->zbox[mv[m].to], g + 1, T);
+        bx[j] = mv[m].from;
+        if (r == FOUND || r == OUT_OF_ROOM)
+            return r;
+        if (r < least)
+            least = r;
+    }
+    return least;
+}
+
+int penalty_bound(penalty_ctx *c, const sq_t *boxes, int k, sq_t player, int enough)
+{
+    const board *b = c->b;
+    if (k <= 0 || k > c->maxk)
+        return 0;
+    sq_t bx[PENALTY_MAX_BOXES];
+    uint64_t hbox = 0;
+    int h = 0;
+    for (int j = 0; j < k; j++) {
+        bx[j] = boxes[j];
+        hbox ^= b->zbox[bx[j]];
+        if (b->near_dist[bx[j]] == DIST_INF)
+            return PENALTY_INF;
+        h += b->near_dist[bx[j]];
+    }
+    place(c, bx, k);
+    sq_t norm = flood(c, player);
+    lift(c, bx, k);
+    uint64_t key = hbox ^ b->zplayer[norm];
+    uint32_t slot = (uint32_t)key & (c->ccap - 1);
+    if (c->cache_key[slot] == key && c->cache_val[slot]) {
+        c->cache_hits++;
+        return c->cache_val[slot] == PENALTY_INF ? PENALTY_INF : c->cache_val[slot] - 1;
+    }
+    c->searches++;
+    c->nodes = 0;
+    int T = h, bound;
+    for (;;) {
+        if (++c->gen == 0) {
+            memset(c->seen_gen, 0, sizeof(uint32_t) * c->tcap);
+            c->gen = 1;
+        }
+        int r = dfs(c, bx, k, player, hbox, 0, T);
+        if (r == FOUND || r == OUT_OF_ROOM) {
+            bound = T; /* exact, or the depth last exhausted */
+            break;
+        }
+        if (r == INT_MAX) {
+            bound = PENALTY_INF; /* no reduced position left: never */
+            break;
+        }
+        T = r;
+        if (T > enough || T >= PENALTY_INF - 2) {
+            bound = MIN(T, PENALTY_INF - 2);
+            break;
+        }
+    }
+    c->cache_key[slot] = key;
+    c->cache_val[slot] = (uint16_t)(bound == PENALTY_INF ? PENALTY_INF : bound + 1);
+    return bound;
+}
