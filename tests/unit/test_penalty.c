@@ -214,7 +214,7 @@ TEST(penalty_bound_matches_reduced_bfs_microban)
         SKIP("shared microban155.xsb not found");
     int compared = 0, above = 0;
     check_levels(path, test_quick() ? 10 : 40, &compared, &above);
-    CHECK(compared >= 100);
+    CHECK(compared >= (test_quick() ? 25 : 100));
     CHECK(above > 0); /* the sample holds boxes that hinder one another */
     if (getenv("KEEPER_TEST_COUNTS"))
         printf("  penalty: %d subsets compared, %d above the boxes' nearest-goal sum\n", compared,
