@@ -70,6 +70,33 @@ sq_t reach_compute(reach *r, const position *p, sq_t from)
     return r->norm;
 }
 
+sq_t reach_flood_marks(const board *b, const uint16_t *box_at, uint32_t *mark, uint32_t *ts,
+                       sq_t *stack, sq_t from)
+{
+    if (++*ts == 0) {
+        memset(mark, 0, sizeof(uint32_t) * (size_t)b->nsq);
+        *ts = 1;
+    }
+    uint32_t t = *ts;
+    int top = 0;
+    sq_t norm = from;
+    mark[from] = t;
+    stack[top++] = from;
+    while (top > 0) {
+        sq_t x = stack[--top];
+        if (x < norm)
+            norm = x;
+        for (int d = 0; d < 4; d++) {
+            sq_t y = b->nb[x][d];
+            if (y != SQ_NONE && mark[y] != t && box_at[y] == NO_BOX) {
+                mark[y] = t;
+                stack[top++] = y;
+            }
+        }
+    }
+    return norm;
+}
+
 int reach_check(const reach *r, const position *p, sq_t from)
 {
     const board *b = p->b;

@@ -24,6 +24,14 @@ void reach_free(reach *r);
  * block). Returns the normalized (smallest) reachable square. */
 sq_t reach_compute(reach *r, const position *p, sq_t from);
 
+/* The same over any box array, for the searches of reduced positions (a
+ * few boxes alone: deadlock/subset.c, heuristic/penalty.c): advances *ts
+ * (clearing mark[] when it wraps), marks mark[s] = *ts on every square
+ * reached from `from` through squares with box_at[s] == NO_BOX, and
+ * returns the smallest; stack holds nsq squares of scratch. */
+sq_t reach_flood_marks(const board *b, const uint16_t *box_at, uint32_t *mark, uint32_t *ts,
+                       sq_t *stack, sq_t from);
+
 /* Debug: whether r is the player's region from `from` in p: the reached
  * floor is exactly the free squares joined to `from`, the boxes marked are
  * exactly those next to it, and r->norm its smallest square. Returns 0,

@@ -3,6 +3,7 @@
  * player's square; a state is identified by the Zobrist hash of its box
  * squares and its normalized player square, as in the main search. */
 #include "subset.h"
+#include "../core/reach.h"
 #include "../util/util.h"
 
 #include <stdlib.h>
@@ -71,29 +72,7 @@ void subset_free(subset_ctx *s)
  * with s->ts and returns the smallest one. */
 static sq_t flood(subset_ctx *s, sq_t from)
 {
-    const board *b = s->b;
-    s->ts++;
-    if (s->ts == 0) {
-        memset(s->mark, 0, sizeof(uint32_t) * (size_t)b->nsq);
-        s->ts = 1;
-    }
-    int top = 0;
-    sq_t norm = from;
-    s->mark[from] = s->ts;
-    s->stack[top++] = from;
-    while (top > 0) {
-        sq_t x = s->stack[--top];
-        if (x < norm)
-            norm = x;
-        for (int d = 0; d < 4; d++) {
-            sq_t y = b->nb[x][d];
-            if (y != SQ_NONE && s->mark[y] != s->ts && s->shell.box_at[y] == NO_BOX) {
-                s->mark[y] = s->ts;
-                s->stack[top++] = y;
-            }
-        }
-    }
-    return norm;
+    return reach_flood_marks(s->b, s->shell.box_at, s->mark, &s->ts, s->stack, from);
 }
 
 /* Inserts key into the seen set of the current search; returns 0 when it

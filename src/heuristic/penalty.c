@@ -1,5 +1,6 @@
 /* penalty.c: IDA* over a few boxes alone (see penalty.h). */
 #include "penalty.h"
+#include "../core/reach.h"
 #include "../util/util.h"
 
 #include <limits.h>
@@ -68,28 +69,7 @@ static void lift(penalty_ctx *c, const sq_t *bx, int k)
  * its smallest square. */
 static sq_t flood(penalty_ctx *c, sq_t from)
 {
-    const board *b = c->b;
-    if (++c->ts == 0) {
-        memset(c->mark, 0, sizeof(uint32_t) * (size_t)b->nsq);
-        c->ts = 1;
-    }
-    int top = 0;
-    sq_t norm = from;
-    c->mark[from] = c->ts;
-    c->stack[top++] = from;
-    while (top > 0) {
-        sq_t x = c->stack[--top];
-        if (x < norm)
-            norm = x;
-        for (int d = 0; d < 4; d++) {
-            sq_t y = b->nb[x][d];
-            if (y != SQ_NONE && c->mark[y] != c->ts && c->shell.box_at[y] == NO_BOX) {
-                c->mark[y] = c->ts;
-                c->stack[top++] = y;
-            }
-        }
-    }
-    return norm;
+    return reach_flood_marks(c->b, c->shell.box_at, c->mark, &c->ts, c->stack, from);
 }
 
 /* Records that key was reached with g pushes in this iteration; returns 0
