@@ -72,3 +72,15 @@ int freeze_deadlock(freeze_ctx *f, const position *p, sq_t s)
             return 1;
     return 0;
 }
+
+int freeze_after_push(freeze_ctx *f, position *shell, int box, sq_t from, sq_t to)
+{
+    shell->box_at[from] = NO_BOX;
+    shell->box_at[to] = (uint16_t)box;
+    shell->boxes[box] = to;
+    int frozen = freeze_deadlock(f, shell, to);
+    shell->box_at[to] = NO_BOX;
+    shell->box_at[from] = (uint16_t)box;
+    shell->boxes[box] = from;
+    return frozen;
+}

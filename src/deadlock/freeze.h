@@ -28,4 +28,10 @@ void freeze_free(freeze_ctx *f);
  * has a box off a goal. Needs b->dead (dead squares). */
 int freeze_deadlock(freeze_ctx *f, const position *p, sq_t s);
 
+/* The same for the push of box `box` from `from` to `to` (free) on a
+ * shell: a position of which only box_at and boxes are kept, as the
+ * searches of reduced positions hold (deadlock/subset.c,
+ * heuristic/penalty.c). The push is made for the check and undone. */
+int freeze_after_push(freeze_ctx *f, position *shell, int box, sq_t from, sq_t to);
+
 #endif

@@ -175,15 +175,7 @@ static int search(subset_ctx *s, int k)
                 if (N == SQ_NONE || O == SQ_NONE || s->mark[N] != s->ts ||
                     s->shell.box_at[O] != NO_BOX || b->dead[O])
                     continue;
-                /* make the push on the shell for the freeze check */
-                s->shell.box_at[B] = NO_BOX;
-                s->shell.box_at[O] = (uint16_t)j;
-                s->shell.boxes[j] = O;
-                int frozen = freeze_deadlock(&s->fz, &s->shell, O);
-                s->shell.box_at[O] = NO_BOX;
-                s->shell.box_at[B] = (uint16_t)j;
-                s->shell.boxes[j] = B;
-                if (frozen)
+                if (freeze_after_push(&s->fz, &s->shell, j, B, O))
                     continue;
                 if (n == s->limit) {
                     lift(s, k);

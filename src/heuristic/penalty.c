@@ -129,14 +129,7 @@ static int dfs(penalty_ctx *c, sq_t *bx, int k, sq_t player, uint64_t hbox, int 
             if (N == SQ_NONE || O == SQ_NONE || c->mark[N] != c->ts ||
                 c->shell.box_at[O] != NO_BOX || b->dead[O])
                 continue;
-            c->shell.box_at[B] = NO_BOX;
-            c->shell.box_at[O] = (uint16_t)j;
-            c->shell.boxes[j] = O;
-            int frozen = freeze_deadlock(&c->fz, &c->shell, O);
-            c->shell.box_at[O] = NO_BOX;
-            c->shell.box_at[B] = (uint16_t)j;
-            c->shell.boxes[j] = B;
-            if (!frozen)
+            if (!freeze_after_push(&c->fz, &c->shell, j, B, O))
                 mv[nm++] = (struct pmove){j, B, O};
         }
     }
