@@ -74,10 +74,10 @@ typedef struct aworker {
     uint32_t checks;     /* expansions since the last limit check */
     deadline_poll dpoll; /* the clock between checks */
     int busy;            /* expanding a node taken from the open list (a->mu) */
+    uint32_t busy_f;     /* its f */
     penalty_ctx pen;     /* cfg->penalties: the searches of a few boxes alone */
     size_t pen_charged;  /* its bytes taken from the budget (pen_charge) */
     lb_sol psol;         /* cfg->penalties: scratch, the matching of the others */
-    uint32_t busy_f;     /* its f */
 } aworker;
 
 struct astar {
@@ -300,10 +300,12 @@ static int penalty_cut(aworker *w, int depth, sq_t to, uint32_t g, int64_t h)
         return 0;
     const lb_sol *cs = &w->sols[depth + 1];
     int64_t share = 0;
-    for (int j = 0; j < k; j++)
-        share += lb_assigned(&w->lb, cs, p->box_at[kept[j]]);
-    if (share >= LB_INF / 2)
-        return 0; /* some box unassigned: cannot happen under a finite bound */
+    for (int j = 0; j < k; j++) {
+        int64_t c = lb_assigned(&w->lb, cs, p->box_at[kept[j]]);
+        if (c == LB_INF)
+            return 0; /* a box unassigned: cannot happen under a finite bound */
+        share += c;
+    }
     uint64_t before = w->pen.searches;
     int L = penalty_bound(&w->pen, kept, k, p->player, (int)(share + need - 1));
     w->st->penalty_searches += w->pen.searches - before;

@@ -26,7 +26,7 @@ typedef struct rbfs {
     size_t n, cap;
     int32_t *tab;    /* open addressing over q's indices */
     size_t tcap;
-    uint8_t *occ, *seen;
+    uint8_t *occ, *seen, *rch; /* rch: the expanded state's region */
     sq_t *stack;
 } rbfs;
 
@@ -98,6 +98,7 @@ static int reduced_bfs(const board *b, const sq_t *boxes, int k, sq_t player)
     memset(r.tab, 0xff, sizeof(int32_t) * r.tcap);
     r.occ = xcalloc((size_t)b->nsq, 1);
     r.seen = xcalloc((size_t)b->nsq, 1);
+    r.rch = xmalloc((size_t)b->nsq);
     r.stack = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
     rstate s0;
     memset(&s0, 0, sizeof s0);
@@ -122,12 +123,11 @@ static int reduced_bfs(const board *b, const sq_t *boxes, int k, sq_t player)
         for (int i = 0; i < k; i++)
             r.occ[cur.bx[i]] = 1;
         rregion(&r, cur.pl);
-        uint8_t *rch = xmalloc((size_t)b->nsq);
-        memcpy(rch, r.seen, (size_t)b->nsq);
+        memcpy(r.rch, r.seen, (size_t)b->nsq);
         for (int i = 0; i < k && result == -1; i++)
             for (int d = 0; d < 4; d++) {
                 sq_t B = cur.bx[i], N = b->nb[B][DIR_OPP(d)], O = b->nb[B][d];
-                if (N == SQ_NONE || O == SQ_NONE || !rch[N] || r.occ[O])
+                if (N == SQ_NONE || O == SQ_NONE || !r.rch[N] || r.occ[O])
                     continue;
                 rstate c = cur;
                 c.bx[i] = O;
@@ -140,7 +140,6 @@ static int reduced_bfs(const board *b, const sq_t *boxes, int k, sq_t player)
                 if (radd(&r, &c, r.depth[h] + 1) < 0)
                     result = -2;
             }
-        free(rch);
         for (int i = 0; i < k; i++)
             r.occ[cur.bx[i]] = 0;
     }
@@ -149,6 +148,7 @@ static int reduced_bfs(const board *b, const sq_t *boxes, int k, sq_t player)
     free(r.tab);
     free(r.occ);
     free(r.seen);
+    free(r.rch);
     free(r.stack);
     return result;
 }
