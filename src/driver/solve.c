@@ -67,6 +67,7 @@ void driver_configs(const options *o, search_configs *sc)
         .reach_reuse = (int)o->reach_reuse,
         .check = (int)o->check,
         .penalties = (int)(o->penalties && o->optimal == 1 && o->matching),
+        .goal_sets = o->optimal == 1 && o->matching ? (int)o->goal_sets : 0,
     };
     sc->fess = (fess_config){
         .dl = dl,

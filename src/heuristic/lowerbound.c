@@ -40,12 +40,15 @@ int lb_init_table(lowerbound *lb, const board *b, const uint16_t *dist, int matc
     lb->matching = matching;
     lb->b = b;
     lb->mem = mem;
-    /* one row more: the wildcard square nsq (lb_wild), 0 to every column */
-    lb->dist_bytes = sizeof(uint16_t) * ((size_t)b->nsq + 1) * (size_t)b->nboxes;
+    /* two rows more: the wildcard square nsq (lb_wild), 0 to every column,
+     * and the restricted square nsq + 1 (lb_restricted), set by lb_restrict */
+    lb->dist_bytes = sizeof(uint16_t) * ((size_t)b->nsq + 2) * (size_t)b->nboxes;
     lb->dist_t = mem_alloc(mem, lb->dist_bytes);
     if (!lb->dist_t)
         return -1;
     memset(lb->dist_t + (size_t)b->nsq * (size_t)lb->n, 0, sizeof(uint16_t) * (size_t)lb->n);
+    for (int j = 0; j < b->nboxes; j++)
+        lb->dist_t[((size_t)b->nsq + 1) * (size_t)lb->n + (size_t)j] = DIST_INF;
     for (int j = 0; j < b->nboxes; j++)
         for (int s = 0; s < b->nsq; s++)
             lb->dist_t[(size_t)s * (size_t)lb->n + (size_t)j] =
@@ -59,6 +62,15 @@ int lb_init_table(lowerbound *lb, const board *b, const uint16_t *dist, int matc
     lb->simd = __builtin_cpu_supports("avx512f") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
 #endif
     return 0;
+}
+
+void lb_restrict(lowerbound *lb, const uint16_t *cols, int k)
+{
+    uint16_t *row = lb->dist_t + ((size_t)lb->nsq + 1) * (size_t)lb->n;
+    for (int j = 0; j < lb->n; j++)
+        row[j] = DIST_INF;
+    for (int i = 0; i < k; i++)
+        row[cols[i]] = 0;
 }
 
 int64_t lb_assigned(const lowerbound *lb, const lb_sol *s, int box)

@@ -73,6 +73,14 @@ void lb_free(lowerbound *lb);
  * the wildcards take being free (the penalties of push-optimal A*). Only
  * with matching (the nearest-goal bound reads b->near_dist). */
 static inline sq_t lb_wild(const lowerbound *lb) { return (sq_t)lb->nsq; }
+/* The restricted square: a box there costs 0 in the columns lb_restrict
+ * gave last and cannot take any other (none before the first call). Moving
+ * k boxes there, with k columns given, leaves the matching of the others to
+ * the other columns (heuristic/goalsets.h). A solution holding a box there
+ * is stale once lb_restrict changes the row: move boxes there afresh from a
+ * solution that holds none. Only with matching. */
+static inline sq_t lb_restricted(const lowerbound *lb) { return (sq_t)(lb->nsq + 1); }
+void lb_restrict(lowerbound *lb, const uint16_t *cols, int k);
 /* The cost of the goal assigned to `box` in s (solved), LB_INF when none. */
 int64_t lb_assigned(const lowerbound *lb, const lb_sol *s, int box);
 

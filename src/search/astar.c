@@ -13,6 +13,7 @@
 #include "../deadlock/layer.h"
 #include "../heuristic/lowerbound.h"
 #include "../heuristic/penalty.h"
+#include "../heuristic/goalsets.h"
 #include "../deadlock/subset.h"
 #include "../util/spares.h"
 #include "../util/u32map.h"
@@ -37,6 +38,11 @@
 #define PACK_DETOUR 24
 #endif
 
+
+/* --goal-sets: reduced positions each pattern's search may store. */
+#ifndef ASTAR_GOALSET_LIMIT
+#define ASTAR_GOALSET_LIMIT 1000000
+#endif
 
 /* --penalties: the boxes searched alone (the pushed box and its nearest
  * within ASTAR_PENALTY_RADIUS squares on both axes) and the reduced
@@ -78,6 +84,7 @@ typedef struct aworker {
     penalty_ctx pen;     /* cfg->penalties: the searches of a few boxes alone */
     size_t pen_charged;  /* its bytes taken from the budget (pen_charge) */
     lb_sol psol;         /* cfg->penalties: scratch, the matching of the others */
+    lb_sol gsol, gsol2;  /* cfg->goal_sets: scratch, the same */
 } aworker;
 
 struct astar {
@@ -117,6 +124,7 @@ struct astar {
     atomic_int mu;   /* the lock (lock, unlock) */
     atomic_int done; /* a worker has ended the search (a->stop says why) */
     uint32_t root;
+    goalsets gs;     /* cfg->goal_sets: patterns of a few boxes per goal set */
     int lend_ok;     /* worker 0 may still borrow a thread */
     uint32_t lend_tick;
     spare_task task; /* the lent thread's */
@@ -448,6 +456,16 @@ static int make_child(aworker *w, uint32_t n, int depth, int i, sq_t from, sq_t 
         pos_undo(p, &u);
         return 0;
     }
+    if (a->gs.n && a->cfg->bound && (int64_t)a->cfg->bound - (int64_t)ng > h64) {
+        /* only a raise that lifts g + h to the bound cuts (penalty_cut) */
+        w->st->goalset_tests++;
+        if (goalsets_cut(&a->gs, p, &w->lb, &w->sols[depth + 1], &w->gsol, &w->gsol2,
+                         (int64_t)a->cfg->bound - (int64_t)ng)) {
+            w->st->goalset_cuts++;
+            pos_undo(p, &u);
+            return 0;
+        }
+    }
     int pic = 0;
     if (a->cfg->dl.corrals && (pic = corral_check(w, depth + 1)) < 0) {
         pos_undo(p, &u);
@@ -687,6 +705,8 @@ static void worker_init(astar *a, aworker *w, stats *st)
         penalty_init(&w->pen, b, ASTAR_PENALTY_LIMIT, ASTAR_PENALTY_BOXES);
         lb_sol_init(&w->psol, b->nboxes);
     }
+    lb_sol_init(&w->gsol, b->nboxes);
+    lb_sol_init(&w->gsol2, b->nboxes);
 }
 
 /* Takes the penalty searches' tables from the budget; -1 when they do not
@@ -713,6 +733,8 @@ static void worker_free(astar *a, aworker *w)
     dl_uncharge(&w->dl, a->mem);
     dl_free(&w->dl);
     pstack_free(&w->path);
+    lb_sol_free(&w->gsol);
+    lb_sol_free(&w->gsol2);
     if (a->cfg->penalties) {
         mem_give(a->mem, w->pen_charged);
         penalty_free(&w->pen);
@@ -798,6 +820,14 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
             return a;
         }
         a->root = root;
+        if (cfg->goal_sets && cfg->optimal && cfg->matching) {
+            goalsets_build(&a->gs, b, &w->lb, cfg->goal_sets, ASTAR_GOALSET_LIMIT,
+                           lim->deadline_ns);
+            out->st.goalset_patterns = (uint64_t)a->gs.n;
+            out->st.goalset_states = a->gs.states;
+            for (int i = 0; i < a->gs.n; i++)
+                out->st.goalset_gain = MAX(out->st.goalset_gain, (uint64_t)a->gs.pat[i].gain);
+        }
         out->st.nodes = 1;
         undo_rec none = {0, 0, 0, 0};
         pstack_push(&w->path, root, &none);
@@ -1027,6 +1057,7 @@ void astar_end(astar *a)
     ol_free(&a->open[1]);
     nodes_free(&a->ns);
     worker_free(a, &a->w0);
+    goalsets_free(&a->gs);
     packing_free(&a->pk);
     free(a->rank);
     free(a->room_next);

@@ -40,6 +40,9 @@ typedef struct astar_config {
     int check;        /* debug: check the position after every push */
     int penalties;    /* optimal mode: the bound raised by a search of the
                          pushed box and its neighbours alone (penalty.h) */
+    int goal_sets;    /* optimal mode: patterns of this many boxes of the
+                         start, per set of goals they fill (goalsets.h);
+                         0 = none */
     uint32_t bound;   /* optimal mode: the pushes of a known solution (0 =
                          none). A position whose g + h reaches it is not
                          stored (h is admissible: every solution through it

@@ -1,0 +1,455 @@
+/* goalsets.c: a few boxes alone, per set of goals (see goalsets.h). */
+#include "goalsets.h"
+#include "../core/reach.h"
+#include "../util/timer.h"
+#include "../util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Sets reached more than this many pushes after the cheapest are not
+ * listed (they count as needing `cap`). */
+#define GS_SLACK 12
+/* Sets a cut test computes the others' matching for, at most (past them
+ * the test takes c(G) + the others' matching to any goals for the rest). */
+#define GS_TRIES 64
+/* The cap of a search that ran out of positions: no other set is reached. */
+#define GS_NEVER 0x7FFF
+
+/* The breadth-first search of k boxes alone: states packed in 64 bits (k
+ * squares of 12 bits, ascending, then the normalized player). */
+typedef struct gs_search {
+    const board *b;
+    int k;
+    uint16_t *box_at; /* [nsq] the reduced position's boxes */
+    uint32_t *mark;   /* [nsq] flood stamps */
+    uint32_t ts;
+    sq_t *stack;      /* [nsq] */
+    uint64_t *tab;    /* [cap] state keys + 1; 0 = empty */
+    uint32_t tcap;
+    uint64_t *queue;  /* [limit] */
+    uint32_t nq, limit;
+    int16_t *goal_of; /* [nsq] goal index, -1 */
+} gs_search;
+
+static uint64_t pack(const sq_t *bx, int k, sq_t pl)
+{
+    uint64_t key = pl;
+    for (int j = 0; j < k; j++)
+        key = key << 12 | bx[j];
+    return key;
+}
+
+static void unpack(uint64_t key, sq_t *bx, int k, sq_t *pl)
+{
+    for (int j = k - 1; j >= 0; j--) {
+        bx[j] = (sq_t)(key & 0xFFF);
+        key >>= 12;
+    }
+    *pl = (sq_t)key;
+}
+
+/* Adds key; 0 when it was there already. */
+static int tab_put(gs_search *s, uint64_t key)
+{
+    uint64_t h = (key + 1) * 0x9E3779B97F4A7C15ull;
+    uint32_t i = (uint32_t)(h >> 32) & (s->tcap - 1);
+    while (s->tab[i]) {
+        if (s->tab[i] == key + 1)
+            return 0;
+        i = (i + 1) & (s->tcap - 1);
+    }
+    s->tab[i] = key + 1;
+    return 1;
+}
+
+static void sort_sq(sq_t *a, int k)
+{
+    for (int i = 1; i < k; i++)
+        for (int j = i; j > 0 && a[j - 1] > a[j]; j--) {
+            sq_t t = a[j];
+            a[j] = a[j - 1];
+            a[j - 1] = t;
+        }
+}
+
+static void sort_u16(uint16_t *a, int k)
+{
+    for (int i = 1; i < k; i++)
+        for (int j = i; j > 0 && a[j - 1] > a[j]; j--) {
+            uint16_t t = a[j];
+            a[j] = a[j - 1];
+            a[j - 1] = t;
+        }
+}
+
+static void index_sets(gs_pattern *t);
+
+
+static sq_t flood(gs_search *s, sq_t from)
+{
+    return reach_flood_marks(s->b, s->box_at, s->mark, &s->ts, s->stack, from);
+}
+
+static void place(gs_search *s, const sq_t *bx, uint16_t v)
+{
+    for (int j = 0; j < s->k; j++)
+        s->box_at[bx[j]] = v == NO_BOX ? NO_BOX : (uint16_t)j;
+}
+
+/* Fills pattern t (its k and sq set) from a search of its boxes alone with
+ * the player on `player`. Returns 0, or -1 when it found no set. */
+static int search_sets(gs_search *s, gs_pattern *t, sq_t player)
+{
+    const board *b = s->b;
+    int k = t->k;
+    memset(s->tab, 0, sizeof(uint64_t) * s->tcap);
+    s->nq = 0;
+    sq_t bx[GS_MAX_BOXES], nbx[GS_MAX_BOXES], pl;
+    place(s, t->sq, 0);
+    sq_t norm = flood(s, player);
+    for (sq_t q = 0; q < b->nsq; q++)
+        t->region[q] = s->mark[q] == s->ts;
+    place(s, t->sq, NO_BOX);
+    uint64_t root = pack(t->sq, k, norm);
+    tab_put(s, root);
+    s->queue[s->nq++] = root;
+    /* sets found: kept in a scratch list, then sorted (BFS finds each at
+     * its least cost first, in increasing cost already) */
+    int nsets = 0, capsets = 64;
+    uint16_t *cost = xmalloc(sizeof(uint16_t) * (size_t)capsets);
+    uint16_t *sets = xmalloc(sizeof(uint16_t) * (size_t)capsets * (size_t)k);
+    uint64_t *setkeys = xmalloc(sizeof(uint64_t) * (size_t)capsets);
+    int L = -1, depth = 0, cap = -1;
+    uint32_t head = 0, layer_end = s->nq;
+    while (head < s->nq) {
+        if (head == layer_end) {
+            depth++;
+            layer_end = s->nq;
+            if (L >= 0 && depth > L + GS_SLACK) {
+                cap = depth; /* every layer up to depth - 1 done */
+                break;
+            }
+        }
+        uint64_t key = s->queue[head++];
+        unpack(key, bx, k, &pl);
+        int on = 0;
+        for (int j = 0; j < k; j++)
+            on += b->is_goal[bx[j]];
+        if (on == k) {
+            uint64_t sk = 0;
+            uint16_t gi[GS_MAX_BOXES];
+            for (int j = 0; j < k; j++) {
+                gi[j] = (uint16_t)s->goal_of[bx[j]];
+                sk = sk << 16 | gi[j];
+            }
+            int known = 0;
+            for (int i = 0; i < nsets && !known; i++)
+                known = setkeys[i] == sk;
+            if (!known) {
+                if (nsets == capsets) {
+                    capsets *= 2;
+                    cost = xrealloc(cost, sizeof(uint16_t) * (size_t)capsets);
+                    sets = xrealloc(sets, sizeof(uint16_t) * (size_t)capsets * (size_t)k);
+                    setkeys = xrealloc(setkeys, sizeof(uint64_t) * (size_t)capsets);
+                }
+                cost[nsets] = (uint16_t)depth;
+                memcpy(sets + (size_t)nsets * (size_t)k, gi, sizeof(uint16_t) * (size_t)k);
+                setkeys[nsets++] = sk;
+                if (L < 0)
+                    L = depth;
+            }
+        }
+        place(s, bx, 0);
+        flood(s, pl);
+        /* the pushes first (the children's floods move the stamps) */
+        sq_t pf[4 * GS_MAX_BOXES], pt[4 * GS_MAX_BOXES];
+        int np = 0;
+        for (int j = 0; j < k; j++) {
+            sq_t from = bx[j];
+            for (int d = 0; d < 4; d++) {
+                sq_t behind = b->nb[from][DIR_OPP(d)], to = b->nb[from][d];
+                if (behind != SQ_NONE && to != SQ_NONE && s->mark[behind] == s->ts &&
+                    s->box_at[to] == NO_BOX && !b->dead[to]) {
+                    pf[np] = from;
+                    pt[np++] = to;
+                }
+            }
+        }
+        for (int e = 0; e < np; e++) {
+            for (int i = 0; i < k; i++)
+                nbx[i] = bx[i] == pf[e] ? pt[e] : bx[i];
+            sort_sq(nbx, k);
+            s->box_at[pf[e]] = NO_BOX;
+            s->box_at[pt[e]] = 0;
+            sq_t n2 = flood(s, pf[e]);
+            s->box_at[pt[e]] = NO_BOX;
+            s->box_at[pf[e]] = 0;
+            uint64_t nk = pack(nbx, k, n2);
+            if (tab_put(s, nk)) {
+                if (s->nq == s->limit) {
+                    /* the layer `depth` is stored but not all of it looked
+                     * at: sets not found may lie in it */
+                    cap = depth;
+                    goto out;
+                }
+                s->queue[s->nq++] = nk;
+            }
+        }
+        place(s, bx, NO_BOX);
+    }
+out:
+    for (sq_t q = 0; q < b->nsq; q++)
+        s->box_at[q] = NO_BOX;
+    if (cap < 0)
+        cap = GS_NEVER; /* exhausted: the sets not found are out of reach */
+    /* a set found at the layer where the limit struck is exact (found in
+     * BFS order); sets not found need at least cap */
+    free(setkeys);
+    t->nsets = nsets;
+    t->cost = cost;
+    t->sets = sets;
+    t->cap = cap;
+    index_sets(t);
+    return nsets ? 0 : -1;
+}
+
+static uint32_t set_slot(const gs_pattern *t, uint64_t key)
+{
+    uint32_t i = (uint32_t)(((key + 1) * 0x9E3779B97F4A7C15ull) >> 32) & (t->hcap - 1);
+    while (t->hkey[i] && t->hkey[i] != key + 1)
+        i = (i + 1) & (t->hcap - 1);
+    return i;
+}
+
+/* c(G) of the set with key `key`, or cap when it is not listed. */
+static int set_cost(const gs_pattern *t, uint64_t key)
+{
+    uint32_t i = set_slot(t, key);
+    return t->hkey[i] ? t->hcost[i] : t->cap;
+}
+
+static void index_sets(gs_pattern *t)
+{
+    t->hcap = 16;
+    while (t->hcap < 2u * (uint32_t)t->nsets + 2)
+        t->hcap <<= 1;
+    t->hkey = xcalloc(t->hcap, sizeof(uint64_t));
+    t->hcost = xcalloc(t->hcap, sizeof(uint16_t));
+    for (int e = 0; e < t->nsets; e++) {
+        uint64_t key = 0;
+        for (int j = 0; j < t->k; j++)
+            key = key << 16 | t->sets[(size_t)e * (size_t)t->k + (size_t)j];
+        uint32_t i = set_slot(t, key);
+        t->hkey[i] = key + 1;
+        t->hcost[i] = t->cost[e];
+    }
+}
+
+static void pattern_free(gs_pattern *t)
+{
+    free(t->hkey);
+    free(t->hcost);
+    free(t->region);
+    free(t->cost);
+    free(t->sets);
+    memset(t, 0, sizeof *t);
+}
+
+int64_t goalsets_value(const goalsets *g, int i, const position *p, lowerbound *lb,
+                       const lb_sol *s, lb_sol *t0, lb_sol *t, int64_t limit)
+{
+    const gs_pattern *pt = &g->pat[i];
+    int n = g->b->nboxes, k = pt->k;
+    if (limit < INT64_MAX) {
+        /* h' is at most c(G*) + the others' share of s, G* the goals s gives
+         * P's boxes (the others' assignment in s fills the goals outside
+         * G*): most positions fail here, with no matching */
+        uint16_t gi[GS_MAX_BOXES];
+        int64_t share = 0;
+        for (int j = 0; j < k; j++) {
+            int box = p->box_at[pt->sq[j]];
+            int col = s->col[box + 1];
+            if (!col)
+                return limit; /* no perfect matching: dead */
+            gi[j] = (uint16_t)(col - 1);
+            share += lb_assigned(lb, s, box);
+        }
+        sort_u16(gi, k);
+        uint64_t key = 0;
+        for (int j = 0; j < k; j++)
+            key = key << 16 | gi[j];
+        int64_t ub = (int64_t)set_cost(pt, key) + s->cost - share;
+        if (ub < limit)
+            return ub;
+    }
+    /* the others to any goals: P's rows made wildcards */
+    lb_copy(t0, s, n);
+    int64_t m0 = 0;
+    for (int j = 0; j < k; j++)
+        m0 = lb_move(lb, t0, p->box_at[pt->sq[j]], lb_wild(lb));
+    if (m0 == LB_INF)
+        return limit;
+    /* The others' potentials with P's rows wild (u_i + v_j <= c_ij, a wild
+     * row's u_w = -max v): restricting the wild rows to G keeps them
+     * feasible with u_w = -max over G of v, so the others need at least
+     * m0 + k (max v - max over G of v) with G left to P. Sets that this
+     * already lifts to `best` need no matching. */
+    int64_t vmax = INT64_MIN;
+    for (int j = 1; j <= n; j++)
+        vmax = MAX(vmax, t0->v[j]);
+    const int64_t *v = t0->v;
+    int64_t uP = 0;
+    for (int j = 0; j < k; j++)
+        uP += s->u[p->box_at[pt->sq[j]] + 1];
+    int64_t best = (int64_t)pt->cap + m0;
+    if (best < limit && limit < INT64_MAX)
+        return best;
+    int tries = 0;
+    for (int e = 0; e < pt->nsets && best > 0; e++) {
+        int64_t c = pt->cost[e];
+        if (c + m0 >= best)
+            break; /* every later set costs at least as much */
+        const uint16_t *G = pt->sets + (size_t)e * (size_t)k;
+        /* any matching of the others with P's rows on G costs m0 plus its
+         * edges' reduced costs, the wild rows' on G (vmax - v_j) among
+         * them; likewise from s's potentials with P's rows made G's */
+        int64_t lw = m0, ls = s->cost - uP;
+        for (int j = 0; j < k; j++) {
+            lw += vmax - v[G[j] + 1];
+            ls -= s->v[G[j] + 1];
+        }
+        if (c + MAX(lw, ls) >= best)
+            continue;
+        if (limit < INT64_MAX && ++tries > GS_TRIES)
+            return c + m0; /* a bound still: every set left costs c + m0 or more */
+        lb_restrict(lb, G, k);
+        lb_copy(t, s, n);
+        int64_t m = 0;
+        for (int j = 0; j < k; j++)
+            m = lb_move(lb, t, p->box_at[pt->sq[j]], lb_restricted(lb));
+        if (m != LB_INF && c + m < best)
+            best = c + m;
+        if (best < limit && limit < INT64_MAX)
+            return best; /* below what the caller needs */
+    }
+    return MIN(best, limit);
+}
+
+static int holds(const gs_pattern *t, const position *p)
+{
+    if (!t->region[p->player])
+        return 0;
+    for (int j = 0; j < t->k; j++)
+        if (p->box_at[t->sq[j]] == NO_BOX)
+            return 0;
+    return 1;
+}
+
+int goalsets_cut(const goalsets *g, const position *p, lowerbound *lb, const lb_sol *s,
+                 lb_sol *t0, lb_sol *t, int64_t need)
+{
+    for (int i = 0; i < g->n; i++)
+        if (holds(&g->pat[i], p) && goalsets_value(g, i, p, lb, s, t0, t, need) >= need)
+            return 1;
+    return 0;
+}
+
+int goalsets_build(goalsets *g, const board *b, lowerbound *lb, int k, int limit,
+                   int64_t deadline_ns)
+{
+    memset(g, 0, sizeof *g);
+    g->b = b;
+    if (!lb->matching || k < 2 || k > GS_MAX_BOXES || k > b->nboxes || b->nsq > 4096)
+        return 0;
+    gs_search s = {.b = b, .k = k, .limit = (uint32_t)MAX(limit, 1)};
+    s.box_at = xmalloc(sizeof(uint16_t) * (size_t)b->nsq);
+    for (sq_t q = 0; q < b->nsq; q++)
+        s.box_at[q] = NO_BOX;
+    s.mark = xcalloc((size_t)b->nsq, sizeof(uint32_t));
+    s.stack = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
+    s.tcap = 1;
+    while (s.tcap < 2 * s.limit + 2)
+        s.tcap <<= 1;
+    s.tab = xmalloc(sizeof(uint64_t) * s.tcap);
+    s.queue = xmalloc(sizeof(uint64_t) * s.limit);
+    s.goal_of = xmalloc(sizeof(int16_t) * (size_t)b->nsq);
+    for (sq_t q = 0; q < b->nsq; q++)
+        s.goal_of[q] = -1;
+    for (int j = 0; j < b->nboxes; j++)
+        s.goal_of[b->goals[j]] = (int16_t)j;
+
+    position start;
+    pos_init(&start, b);
+    lb_sol s0, t0, t1;
+    lb_sol_init(&s0, b->nboxes);
+    lb_sol_init(&t0, b->nboxes);
+    lb_sol_init(&t1, b->nboxes);
+    int64_t m = lb_solve(lb, &s0, start.boxes);
+    for (int i = 0; i < b->nboxes && m != LB_INF && g->n < GS_MAX_PATTERNS; i++) {
+        if (deadline_ns && timer_now_ns() >= deadline_ns)
+            break;
+        /* box i and its k - 1 nearest (Manhattan, then the square) */
+        sq_t c = b->start_boxes[i], pick[GS_MAX_BOXES];
+        int dist[GS_MAX_BOXES], np = 0;
+        int cx = b->cell[c] % b->width, cy = b->cell[c] / b->width;
+        for (int j = 0; j < b->nboxes; j++) {
+            sq_t q = b->start_boxes[j];
+            int dq = abs(b->cell[q] % b->width - cx) + abs(b->cell[q] / b->width - cy);
+            int at = np < k ? np++ : k;
+            if (at == k) {
+                if (dq >= dist[k - 1])
+                    continue;
+                at = k - 1;
+            }
+            while (at > 0 && dist[at - 1] > dq) {
+                pick[at] = pick[at - 1];
+                dist[at] = dist[at - 1];
+                at--;
+            }
+            pick[at] = q;
+            dist[at] = dq;
+        }
+        sort_sq(pick, k);
+        int dup = 0;
+        for (int e = 0; e < g->n && !dup; e++)
+            dup = !memcmp(g->pat[e].sq, pick, sizeof(sq_t) * (size_t)k);
+        if (dup)
+            continue;
+        gs_pattern *t = &g->pat[g->n];
+        t->k = k;
+        memcpy(t->sq, pick, sizeof(sq_t) * (size_t)k);
+        t->region = xmalloc((size_t)b->nsq);
+        int ok = search_sets(&s, t, b->start_player) == 0;
+        g->states += s.nq;
+        if (ok) {
+            int64_t v = goalsets_value(g, g->n, &start, lb, &s0, &t0, &t1, INT64_MAX);
+            t->gain = v == INT64_MAX ? 0 : (int)(v - m);
+            ok = t->gain > 0;
+        }
+        if (ok)
+            g->n++;
+        else
+            pattern_free(t);
+    }
+    lb_sol_free(&s0);
+    lb_sol_free(&t0);
+    lb_sol_free(&t1);
+    pos_free(&start);
+    free(s.box_at);
+    free(s.mark);
+    free(s.stack);
+    free(s.tab);
+    free(s.queue);
+    free(s.goal_of);
+    for (int e = 0; e < g->n; e++)
+        g->held += (size_t)b->nsq + (size_t)g->pat[e].nsets * (2 + 2 * (size_t)k);
+    return g->n;
+}
+
+void goalsets_free(goalsets *g)
+{
+    for (int e = 0; e < g->n; e++)
+        pattern_free(&g->pat[e]);
+    memset(g, 0, sizeof *g);
+}
