@@ -806,6 +806,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
         if (o->optimal == 1 && o->optimal_seed > 0) {
             seed_pushes = seed_solution(lv, &b, o, lim, mem_limit, &seed, &zst);
             sc.astar.bound = seed_pushes;
+            sc.astar.seed = seed_pushes ? &seed : NULL;
             if (lim->max_nodes)
                 alim.max_nodes = lim->max_nodes > zst.nodes ? lim->max_nodes - zst.nodes : 1;
         }

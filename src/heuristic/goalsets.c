@@ -1,6 +1,7 @@
 /* goalsets.c: a few boxes alone, per set of goals (see goalsets.h). */
 #include "goalsets.h"
 #include "../core/reach.h"
+#include "../core/solution.h"
 #include "../util/timer.h"
 #include "../util/util.h"
 
@@ -13,6 +14,8 @@
 /* Sets a cut test computes the others' matching for, at most (past them
  * the test takes c(G) + the others' matching to any goals for the rest). */
 #define GS_TRIES 64
+/* Detours of a known solution whose pushed box's pattern is tried. */
+#define GS_SEED_DETOURS 40
 /* The cap of a search that ran out of positions: no other set is reached. */
 #define GS_NEVER 0x7FFF
 
@@ -355,93 +358,138 @@ int goalsets_cut(const goalsets *g, const position *p, lowerbound *lb, const lb_
     return 0;
 }
 
+/* The box on c and its k - 1 nearest of p's boxes (Manhattan, then the
+ * square), ascending, into pick. */
+static void pick_near(const board *b, const position *p, sq_t c, int k, sq_t *pick)
+{
+    int dist[GS_MAX_BOXES], np = 0;
+    int cx = board_col(b, c), cy = board_row(b, c);
+    for (int j = 0; j < b->nboxes; j++) {
+        sq_t q = p->boxes[j];
+        int dq = abs(board_col(b, q) - cx) + abs(board_row(b, q) - cy);
+        int at = np < k ? np++ : k;
+        if (at == k) {
+            if (dq >= dist[k - 1])
+                continue;
+            at = k - 1;
+        }
+        while (at > 0 && dist[at - 1] > dq) {
+            pick[at] = pick[at - 1];
+            dist[at] = dist[at - 1];
+            at--;
+        }
+        pick[at] = q;
+        dist[at] = dq;
+    }
+    sort_sq(pick, k);
+}
+
+/* Builds the pattern of the box on c and its nearest in p (s: p's
+ * matching, cost m) and keeps it when it raises p's bound and no pattern
+ * of the same squares holds p already. */
+static void try_pattern(goalsets *g, gs_search *sr, lowerbound *lb, const position *p, sq_t c,
+                        const lb_sol *s, int64_t m, lb_sol *t0, lb_sol *t1)
+{
+    const board *b = g->b;
+    int k = sr->k;
+    sq_t pick[GS_MAX_BOXES];
+    pick_near(b, p, c, k, pick);
+    for (int e = 0; e < g->n; e++)
+        if (!memcmp(g->pat[e].sq, pick, sizeof(sq_t) * (size_t)k) && g->pat[e].region[p->player])
+            return;
+    gs_pattern *t = &g->pat[g->n];
+    t->k = k;
+    memcpy(t->sq, pick, sizeof(sq_t) * (size_t)k);
+    t->region = xmalloc((size_t)b->nsq);
+    int ok = search_sets(sr, t, p->player) == 0;
+    g->states += sr->nq;
+    if (ok) {
+        int64_t v = goalsets_value(g, g->n, p, lb, s, t0, t1, INT64_MAX);
+        t->gain = v == INT64_MAX ? 0 : (int)(v - m);
+        ok = t->gain > 0;
+    }
+    if (ok)
+        g->n++;
+    else
+        pattern_free(t);
+}
+
 int goalsets_build(goalsets *g, const board *b, lowerbound *lb, int k, int limit,
-                   int64_t deadline_ns)
+                   int64_t deadline_ns, const movelist *seed)
 {
     memset(g, 0, sizeof *g);
     g->b = b;
     if (!lb->matching || k < 2 || k > GS_MAX_BOXES || k > b->nboxes || b->nsq > 4096)
         return 0;
-    gs_search s = {.b = b, .k = k, .limit = (uint32_t)MAX(limit, 1)};
-    s.box_at = xmalloc(sizeof(uint16_t) * (size_t)b->nsq);
+    gs_search sr = {.b = b, .k = k, .limit = (uint32_t)MAX(limit, 1)};
+    sr.box_at = xmalloc(sizeof(uint16_t) * (size_t)b->nsq);
     for (sq_t q = 0; q < b->nsq; q++)
-        s.box_at[q] = NO_BOX;
-    s.mark = xcalloc((size_t)b->nsq, sizeof(uint32_t));
-    s.stack = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
-    s.tcap = 1;
-    while (s.tcap < 2 * s.limit + 2)
-        s.tcap <<= 1;
-    s.tab = xmalloc(sizeof(uint64_t) * s.tcap);
-    s.queue = xmalloc(sizeof(uint64_t) * s.limit);
-    s.goal_of = xmalloc(sizeof(int16_t) * (size_t)b->nsq);
+        sr.box_at[q] = NO_BOX;
+    sr.mark = xcalloc((size_t)b->nsq, sizeof(uint32_t));
+    sr.stack = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
+    sr.tcap = 1;
+    while (sr.tcap < 2 * sr.limit + 2)
+        sr.tcap <<= 1;
+    sr.tab = xmalloc(sizeof(uint64_t) * sr.tcap);
+    sr.queue = xmalloc(sizeof(uint64_t) * sr.limit);
+    sr.goal_of = xmalloc(sizeof(int16_t) * (size_t)b->nsq);
     for (sq_t q = 0; q < b->nsq; q++)
-        s.goal_of[q] = -1;
+        sr.goal_of[q] = -1;
     for (int j = 0; j < b->nboxes; j++)
-        s.goal_of[b->goals[j]] = (int16_t)j;
+        sr.goal_of[b->goals[j]] = (int16_t)j;
 
-    position start;
-    pos_init(&start, b);
+    position p;
+    pos_init(&p, b);
     lb_sol s0, t0, t1;
     lb_sol_init(&s0, b->nboxes);
     lb_sol_init(&t0, b->nboxes);
     lb_sol_init(&t1, b->nboxes);
-    int64_t m = lb_solve(lb, &s0, start.boxes);
+    int64_t m = lb_solve(lb, &s0, p.boxes);
+    /* the start: each box and its nearest */
     for (int i = 0; i < b->nboxes && m != LB_INF && g->n < GS_MAX_PATTERNS; i++) {
         if (deadline_ns && timer_now_ns() >= deadline_ns)
             break;
-        /* box i and its k - 1 nearest (Manhattan, then the square) */
-        sq_t c = b->start_boxes[i], pick[GS_MAX_BOXES];
-        int dist[GS_MAX_BOXES], np = 0;
-        int cx = b->cell[c] % b->width, cy = b->cell[c] / b->width;
-        for (int j = 0; j < b->nboxes; j++) {
-            sq_t q = b->start_boxes[j];
-            int dq = abs(b->cell[q] % b->width - cx) + abs(b->cell[q] / b->width - cy);
-            int at = np < k ? np++ : k;
-            if (at == k) {
-                if (dq >= dist[k - 1])
-                    continue;
-                at = k - 1;
-            }
-            while (at > 0 && dist[at - 1] > dq) {
-                pick[at] = pick[at - 1];
-                dist[at] = dist[at - 1];
-                at--;
-            }
-            pick[at] = q;
-            dist[at] = dq;
-        }
-        sort_sq(pick, k);
-        int dup = 0;
-        for (int e = 0; e < g->n && !dup; e++)
-            dup = !memcmp(g->pat[e].sq, pick, sizeof(sq_t) * (size_t)k);
-        if (dup)
+        try_pattern(g, &sr, lb, &p, b->start_boxes[i], &s0, m, &t0, &t1);
+    }
+    /* a known solution's detours: before each push that leaves g + h
+     * higher (the bound's error lies there), the pushed box and its
+     * nearest in that position */
+    int detours = 0;
+    for (int i = 0; seed && i < seed->n && m != LB_INF && g->n < GS_MAX_PATTERNS &&
+                    detours < GS_SEED_DETOURS; i++) {
+        if (deadline_ns && timer_now_ns() >= deadline_ns)
+            break;
+        int d = seed->m[i] & 3;
+        sq_t next = b->nb[p.player][d];
+        if (next == SQ_NONE)
+            break; /* not a solution of this board: no more patterns */
+        if (!(seed->m[i] & MOVE_PUSH)) {
+            p.player = next;
             continue;
-        gs_pattern *t = &g->pat[g->n];
-        t->k = k;
-        memcpy(t->sq, pick, sizeof(sq_t) * (size_t)k);
-        t->region = xmalloc((size_t)b->nsq);
-        int ok = search_sets(&s, t, b->start_player) == 0;
-        g->states += s.nq;
-        if (ok) {
-            int64_t v = goalsets_value(g, g->n, &start, lb, &s0, &t0, &t1, INT64_MAX);
-            t->gain = v == INT64_MAX ? 0 : (int)(v - m);
-            ok = t->gain > 0;
         }
-        if (ok)
-            g->n++;
-        else
-            pattern_free(t);
+        sq_t to = b->nb[next][d];
+        if (to == SQ_NONE || p.box_at[next] == NO_BOX || p.box_at[to] != NO_BOX)
+            break;
+        lb_copy(&t0, &s0, b->nboxes);
+        int64_t after = lb_move(lb, &t0, p.box_at[next], to);
+        if (after >= m && after != LB_INF) {
+            detours++;
+            try_pattern(g, &sr, lb, &p, next, &s0, m, &t0, &t1);
+        }
+        undo_rec u;
+        pos_relocate(&p, next, to, next, &u);
+        m = lb_move(lb, &s0, p.box_at[to], to);
     }
     lb_sol_free(&s0);
     lb_sol_free(&t0);
     lb_sol_free(&t1);
-    pos_free(&start);
-    free(s.box_at);
-    free(s.mark);
-    free(s.stack);
-    free(s.tab);
-    free(s.queue);
-    free(s.goal_of);
+    pos_free(&p);
+    free(sr.box_at);
+    free(sr.mark);
+    free(sr.stack);
+    free(sr.tab);
+    free(sr.queue);
+    free(sr.goal_of);
     for (int e = 0; e < g->n; e++)
         g->held += (size_t)b->nsq + (size_t)g->pat[e].nsets * (2 + 2 * (size_t)k);
     return g->n;

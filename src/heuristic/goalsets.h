@@ -19,8 +19,9 @@
  * coupling matters: with L = min c(G) and the others matched to any goals,
  * as --penalties does, the start stays at 147).
  *
- * Patterns are built once, from the start; only those that raise the
- * start's bound are kept. A position is tested (goalsets_cut) against the
+ * Patterns are built once, from the start and from the positions of a
+ * known solution before its detours; only those that raise the bound of the
+ * position they come from are kept. A position is tested (goalsets_cut) against the
  * bound of a known solution: sets are taken in increasing c(G) and the
  * test stops once c(G) + M(others, any goals) reaches what is needed, so
  * a few matchings decide it. M(others, goals outside G) comes from the
@@ -31,6 +32,8 @@
 
 #include "lowerbound.h"
 #include "../core/position.h"
+
+struct moves;
 
 #define GS_MAX_BOXES 4
 #define GS_MAX_PATTERNS 32
@@ -61,10 +64,12 @@ typedef struct goalsets {
 /* Builds the patterns of k boxes (2 <= k <= GS_MAX_BOXES) from the level's
  * start, each search stopping at `limit` reduced positions, keeping those
  * that raise the start's bound (lb: the goal matching), until
- * deadline_ns (0: none). Returns the patterns kept (0 without the
- * matching, or with k out of range). */
+ * deadline_ns (0: none); with a known solution (seed, or NULL), also the
+ * patterns of the box pushed at each of its first GS_SEED_DETOURS detours
+ * (pushes that raise g + h) in the position before it. Returns the
+ * patterns kept (0 without the matching, or with k out of range). */
 int goalsets_build(goalsets *g, const board *b, lowerbound *lb, int k, int limit,
-                   int64_t deadline_ns);
+                   int64_t deadline_ns, const struct moves *seed);
 void goalsets_free(goalsets *g);
 
 /* Whether some pattern held in p (boxes on its squares, the player in its

@@ -822,7 +822,7 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
         a->root = root;
         if (cfg->goal_sets && cfg->optimal && cfg->matching) {
             goalsets_build(&a->gs, b, &w->lb, cfg->goal_sets, ASTAR_GOALSET_LIMIT,
-                           lim->deadline_ns);
+                           lim->deadline_ns, cfg->bound ? cfg->seed : NULL);
             out->st.goalset_patterns = (uint64_t)a->gs.n;
             out->st.goalset_states = a->gs.states;
             for (int i = 0; i < a->gs.n; i++)

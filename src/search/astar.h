@@ -25,6 +25,8 @@
 #include "search.h"
 #include "../deadlock/layer.h"
 
+struct moves;
+
 typedef struct astar_config {
     int optimal;      /* prove push-optimality */
     int weight;       /* fast mode: f = g + weight * h */
@@ -43,6 +45,8 @@ typedef struct astar_config {
     int goal_sets;    /* optimal mode: patterns of this many boxes of the
                          start, per set of goals they fill (goalsets.h);
                          0 = none */
+    const struct moves *seed; /* with bound: the known solution's moves,
+                         whose detours give goal-set patterns too (or NULL) */
     uint32_t bound;   /* optimal mode: the pushes of a known solution (0 =
                          none). A position whose g + h reaches it is not
                          stored (h is admissible: every solution through it

@@ -1,7 +1,8 @@
 /* test_goalsets.c: the bound of a few boxes per set of goals
  * (heuristic/goalsets.h) against a brute force over every set of goals on
  * positions of random push walks, and push-optimal A* with it against
- * breadth-first search, under a bound at and above the optimum. */
+ * breadth-first search, under a bound at and above the optimum, with the
+ * patterns of BFS's solution's detours as well as the start's. */
 #include "test.h"
 #include "crosscheck.h"
 #include "../../src/core/reach.h"
@@ -114,7 +115,7 @@ static void check_values(const char *path, int count, int *compared, int *raised
         if (lb_init(&lb, &b, 1, &mem) == 0) {
             for (int k = 2; k <= 3; k++) {
                 goalsets g;
-                goalsets_build(&g, &b, &lb, k, 100000, 0);
+                goalsets_build(&g, &b, &lb, k, 100000, 0, NULL);
                 for (int walk = 0; walk < 4 && g.n; walk++) {
                     pos_set(&p, b.start_boxes, b.start_player);
                     for (int step = 0; step < 12; step++) {
@@ -211,10 +212,13 @@ static void check_astar(const char *path, int count, int *decided, int *with_cut
         bfs_config bc = {.prune_dead = 1};
         search_outcome ob;
         bfs_solve(&b, &bc, &lim, &m1, &ob);
-        if (ob.solved) {
+        movelist sol;
+        moves_init(&sol);
+        if (ob.solved && path_build(&b, &ob.pushes, &sol) == 0) {
             long opt = push_seq_pushes(&ob.pushes);
             for (int above = 1; above >= 0; above--) {
                 astar_config cfg = with_goalsets((uint32_t)(opt + above));
+                cfg.seed = &sol; /* its detours' patterns too */
                 membudget m2;
                 mem_init(&m2, 1ULL << 30);
                 search_outcome oa;
@@ -241,6 +245,7 @@ static void check_astar(const char *path, int count, int *decided, int *with_cut
                 push_seq_free(&oa.pushes);
             }
         }
+        moves_free(&sol);
         push_seq_free(&ob.pushes);
         board_free(&b);
     }
