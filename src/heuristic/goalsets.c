@@ -339,7 +339,7 @@ int64_t goalsets_value(const goalsets *g, int i, const position *p, lowerbound *
     return MIN(best, limit);
 }
 
-static int holds(const gs_pattern *t, const position *p)
+int goalsets_holds(const gs_pattern *t, const position *p)
 {
     if (!t->region[p->player])
         return 0;
@@ -353,7 +353,7 @@ int goalsets_cut(const goalsets *g, const position *p, lowerbound *lb, const lb_
                  lb_sol *t0, lb_sol *t, int64_t need)
 {
     for (int i = 0; i < g->n; i++)
-        if (holds(&g->pat[i], p) && goalsets_value(g, i, p, lb, s, t0, t, need) >= need)
+        if (goalsets_holds(&g->pat[i], p) && goalsets_value(g, i, p, lb, s, t0, t, need) >= need)
             return 1;
     return 0;
 }

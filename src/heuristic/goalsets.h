@@ -78,6 +78,9 @@ void goalsets_free(goalsets *g);
 int goalsets_cut(const goalsets *g, const position *p, lowerbound *lb, const lb_sol *s,
                  lb_sol *t0, lb_sol *t, int64_t need);
 
+/* Whether p holds pattern t: boxes on its squares, the player in its region. */
+int goalsets_holds(const gs_pattern *t, const position *p);
+
 /* h' of pattern i in p (which must hold it), at most `limit`. */
 int64_t goalsets_value(const goalsets *g, int i, const position *p, lowerbound *lb,
                        const lb_sol *s, lb_sol *t0, lb_sol *t, int64_t limit);
