@@ -76,18 +76,44 @@ static void sort_sq(sq_t *a, int k)
         }
 }
 
-static void sort_u16(uint16_t *a, int k)
+/* A set of goals (k indices, ascending) as a key: 16 bits each. */
+static uint64_t set_key(const uint16_t *gi, int k)
 {
-    for (int i = 1; i < k; i++)
-        for (int j = i; j > 0 && a[j - 1] > a[j]; j--) {
-            uint16_t t = a[j];
-            a[j] = a[j - 1];
-            a[j - 1] = t;
-        }
+    uint64_t key = 0;
+    for (int j = 0; j < k; j++)
+        key = key << 16 | gi[j];
+    return key;
 }
 
-static void index_sets(gs_pattern *t);
+static uint32_t set_slot(const gs_pattern *t, uint64_t key)
+{
+    uint32_t i = (uint32_t)(((key + 1) * 0x9E3779B97F4A7C15ull) >> 32) & (t->hcap - 1);
+    while (t->hkey[i] && t->hkey[i] != key + 1)
+        i = (i + 1) & (t->hcap - 1);
+    return i;
+}
 
+/* c(G) of the set with key `key`, or cap when it is not listed. */
+static int set_cost(const gs_pattern *t, uint64_t key)
+{
+    uint32_t i = set_slot(t, key);
+    return t->hkey[i] ? t->hcost[i] : t->cap;
+}
+
+static void index_sets(gs_pattern *t)
+{
+    t->hcap = 16;
+    while (t->hcap < 2u * (uint32_t)t->nsets + 2)
+        t->hcap <<= 1;
+    t->hkey = xcalloc(t->hcap, sizeof(uint64_t));
+    t->hcost = xcalloc(t->hcap, sizeof(uint16_t));
+    for (int e = 0; e < t->nsets; e++) {
+        uint64_t key = set_key(t->sets + (size_t)e * (size_t)t->k, t->k);
+        uint32_t i = set_slot(t, key);
+        t->hkey[i] = key + 1;
+        t->hcost[i] = t->cost[e];
+    }
+}
 
 static sq_t flood(gs_search *s, sq_t from)
 {
@@ -117,8 +143,8 @@ static int search_sets(gs_search *s, gs_pattern *t, sq_t player)
     uint64_t root = pack(t->sq, k, norm);
     tab_put(s, root);
     s->queue[s->nq++] = root;
-    /* sets found: kept in a scratch list, then sorted (BFS finds each at
-     * its least cost first, in increasing cost already) */
+    /* the sets found, in increasing cost (BFS finds each at its least
+     * cost first); setkeys tells a set found before */
     int nsets = 0, capsets = 64;
     uint16_t *cost = xmalloc(sizeof(uint16_t) * (size_t)capsets);
     uint16_t *sets = xmalloc(sizeof(uint16_t) * (size_t)capsets * (size_t)k);
@@ -140,12 +166,10 @@ static int search_sets(gs_search *s, gs_pattern *t, sq_t player)
         for (int j = 0; j < k; j++)
             on += b->is_goal[bx[j]];
         if (on == k) {
-            uint64_t sk = 0;
-            uint16_t gi[GS_MAX_BOXES];
-            for (int j = 0; j < k; j++) {
+            uint16_t gi[GS_MAX_BOXES]; /* ascending, as the squares and goals are */
+            for (int j = 0; j < k; j++)
                 gi[j] = (uint16_t)s->goal_of[bx[j]];
-                sk = sk << 16 | gi[j];
-            }
+            uint64_t sk = set_key(gi, k);
             int known = 0;
             for (int i = 0; i < nsets && !known; i++)
                 known = setkeys[i] == sk;
@@ -217,38 +241,6 @@ out:
     return nsets ? 0 : -1;
 }
 
-static uint32_t set_slot(const gs_pattern *t, uint64_t key)
-{
-    uint32_t i = (uint32_t)(((key + 1) * 0x9E3779B97F4A7C15ull) >> 32) & (t->hcap - 1);
-    while (t->hkey[i] && t->hkey[i] != key + 1)
-        i = (i + 1) & (t->hcap - 1);
-    return i;
-}
-
-/* c(G) of the set with key `key`, or cap when it is not listed. */
-static int set_cost(const gs_pattern *t, uint64_t key)
-{
-    uint32_t i = set_slot(t, key);
-    return t->hkey[i] ? t->hcost[i] : t->cap;
-}
-
-static void index_sets(gs_pattern *t)
-{
-    t->hcap = 16;
-    while (t->hcap < 2u * (uint32_t)t->nsets + 2)
-        t->hcap <<= 1;
-    t->hkey = xcalloc(t->hcap, sizeof(uint64_t));
-    t->hcost = xcalloc(t->hcap, sizeof(uint16_t));
-    for (int e = 0; e < t->nsets; e++) {
-        uint64_t key = 0;
-        for (int j = 0; j < t->k; j++)
-            key = key << 16 | t->sets[(size_t)e * (size_t)t->k + (size_t)j];
-        uint32_t i = set_slot(t, key);
-        t->hkey[i] = key + 1;
-        t->hcost[i] = t->cost[e];
-    }
-}
-
 static void pattern_free(gs_pattern *t)
 {
     free(t->hkey);
@@ -278,11 +270,8 @@ int64_t goalsets_value(const goalsets *g, int i, const position *p, lowerbound *
             gi[j] = (uint16_t)(col - 1);
             share += lb_assigned(lb, s, box);
         }
-        sort_u16(gi, k);
-        uint64_t key = 0;
-        for (int j = 0; j < k; j++)
-            key = key << 16 | gi[j];
-        int64_t ub = (int64_t)set_cost(pt, key) + s->cost - share;
+        sort_sq(gi, k); /* goal indices, sorted as squares are */
+        int64_t ub = (int64_t)set_cost(pt, set_key(gi, k)) + s->cost - share;
         if (ub < limit)
             return ub;
     }
@@ -293,11 +282,9 @@ int64_t goalsets_value(const goalsets *g, int i, const position *p, lowerbound *
         m0 = lb_move(lb, t0, p->box_at[pt->sq[j]], lb_wild(lb));
     if (m0 == LB_INF)
         return limit;
-    /* The others' potentials with P's rows wild (u_i + v_j <= c_ij, a wild
-     * row's u_w = -max v): restricting the wild rows to G keeps them
-     * feasible with u_w = -max over G of v, so the others need at least
-     * m0 + k (max v - max over G of v) with G left to P. Sets that this
-     * already lifts to `best` need no matching. */
+    /* The potentials of t0 (P's rows wild: u_i + v_j <= c_ij, a wild row's
+     * u_w = -max v) and of s bound each set's matching from below (lw, ls
+     * below); sets those already lift to `best` need no matching. */
     int64_t vmax = INT64_MIN;
     for (int j = 1; j <= n; j++)
         vmax = MAX(vmax, t0->v[j]);

@@ -20,13 +20,17 @@
  * as --penalties does, the start stays at 147).
  *
  * Patterns are built once, from the start and from the positions of a
- * known solution before its detours; only those that raise the bound of the
- * position they come from are kept. A position is tested (goalsets_cut) against the
- * bound of a known solution: sets are taken in increasing c(G) and the
- * test stops once c(G) + M(others, any goals) reaches what is needed, so
- * a few matchings decide it. M(others, goals outside G) comes from the
- * position's matching by moving P's rows to the restricted square of the
- * lower bound (lb_restricted: cost 0 on G, impossible elsewhere). */
+ * known solution before its detours; only those that raise the bound of
+ * the position they come from are kept. A position is tested
+ * (goalsets_cut) against the bound of a known solution: first h' <=
+ * c(G*) + the others' share of its matching, G* the goals the matching
+ * gives P (most positions fail there, with no matching); then the sets in
+ * increasing c(G), until c(G) + M(others, any goals) reaches what is
+ * needed, each skipped when a bound from dual potentials already lifts it
+ * there, so a cut costs about one matching. M(others, goals outside G)
+ * comes from the position's matching by moving P's rows to the restricted
+ * square of the lower bound (lb_restricted: cost 0 on G, impossible
+ * elsewhere). */
 #ifndef KEEPER_GOALSETS_H
 #define KEEPER_GOALSETS_H
 
@@ -58,7 +62,8 @@ typedef struct goalsets {
     int n;
     gs_pattern pat[GS_MAX_PATTERNS];
     uint64_t states; /* reduced positions the builds stored */
-    size_t held;     /* bytes allocated, charged by the owner */
+    size_t held;     /* bytes the patterns hold, charged by the owner
+                        (the build's scratch is freed before it returns) */
 } goalsets;
 
 /* Builds the patterns of k boxes (2 <= k <= GS_MAX_BOXES) from the level's

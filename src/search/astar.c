@@ -705,8 +705,10 @@ static void worker_init(astar *a, aworker *w, stats *st)
         penalty_init(&w->pen, b, ASTAR_PENALTY_LIMIT, ASTAR_PENALTY_BOXES);
         lb_sol_init(&w->psol, b->nboxes);
     }
-    lb_sol_init(&w->gsol, b->nboxes);
-    lb_sol_init(&w->gsol2, b->nboxes);
+    if (a->cfg->goal_sets) {
+        lb_sol_init(&w->gsol, b->nboxes);
+        lb_sol_init(&w->gsol2, b->nboxes);
+    }
 }
 
 /* Takes the penalty searches' tables from the budget; -1 when they do not
@@ -823,6 +825,8 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
         if (cfg->goal_sets && cfg->optimal && cfg->matching) {
             goalsets_build(&a->gs, b, &w->lb, cfg->goal_sets, ASTAR_GOALSET_LIMIT,
                            lim->deadline_ns, cfg->bound ? cfg->seed : NULL);
+            if (!mem_take(mem, a->gs.held))
+                goalsets_free(&a->gs); /* no room: the search goes without */
             out->st.goalset_patterns = (uint64_t)a->gs.n;
             out->st.goalset_states = a->gs.states;
             for (int i = 0; i < a->gs.n; i++)
@@ -1057,6 +1061,7 @@ void astar_end(astar *a)
     ol_free(&a->open[1]);
     nodes_free(&a->ns);
     worker_free(a, &a->w0);
+    mem_give(a->mem, a->gs.held);
     goalsets_free(&a->gs);
     packing_free(&a->pk);
     free(a->rank);

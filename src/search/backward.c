@@ -830,28 +830,19 @@ static int expand(backward *w, uint32_t n)
             sq_t pl = b->nb[m->to][m->dir];
             undo_rec u;
             pos_relocate(p, from, m->to, pl, &u);
-            /* the child's region from the parent's (w->r): the flood
-             * covers what the freed square opens up, not the region */
-            /* with the blocks of this box's walk (the floor with the box
-             * lifted), the pieces its new square splits the floor into */
+            /* the child's region from the parent's (w->r), flooding only
+             * what the freed square opens up; the blocks of this box's walk
+             * (the floor with the box lifted) tell whether its new square
+             * splits the floor */
             int opieces = w->bp.bk_ready && blocks_has(&w->bp.bk, m->to)
                               ? blocks_pieces(&w->bp.bk, b, m->to) : -1;
             int kfresh;
             sq_t norm = reach_after_move_known(&w->rc, &w->r, p, from, m->to, pl,
                                                opieces >= 0 && opieces <= 1, &kfresh);
-            w->st->reach_calls++;
+            w->st->reach_calls += kfresh;
             w->st->reach_reused += !kfresh;
-            if (w->cfg->check) { /* --check: the region is a fresh flood's */
-                reach chk;
-                reach_init(&chk, b->nsq);
-                int same = reach_compute(&chk, p, pl) == norm;
-                for (sq_t q = 0; q < b->nsq && same; q++)
-                    same = reach_floor(&chk, q) == reach_floor(&w->rc, q) &&
-                           reach_box(&chk, q) == reach_box(&w->rc, q);
-                reach_free(&chk);
-                if (!same)
-                    die("internal error: a child's region from its parent's differs from a flood");
-            }
+            if (w->cfg->check && (w->rc.norm != norm || reach_check(&w->rc, p, pl) != 0))
+                die("internal error: a child's region from its parent's differs from a flood");
             uint64_t hash = p->hash ^ b->zplayer[norm];
             if (nodes_find(&w->ns, hash) != NODE_NONE) {
                 w->st->duplicates++;

@@ -25,8 +25,8 @@
     X(penalty_searches, SUM, "searches of a few boxes alone (push-optimal --penalties)") \
     X(penalty_raised, SUM, "positions whose boxes near the push needed the raise that cuts them alone") \
     X(penalty_cuts, SUM, "positions cut by the bound so raised (or boxes that can never reach goals)") \
-    X(goalset_patterns, SUM, "patterns of a few boxes per goal set that raise the start's bound (push-optimal --goal-sets)") \
-    X(goalset_gain, MAX, "most a pattern raises the start's bound (push-optimal --goal-sets)") \
+    X(goalset_patterns, SUM, "patterns of a few boxes per goal set that raise their position's bound (push-optimal --goal-sets)") \
+    X(goalset_gain, MAX, "most a pattern raises its position's bound (push-optimal --goal-sets)") \
     X(goalset_states, SUM, "reduced positions the patterns' searches stored") \
     X(goalset_tests, SUM, "positions holding no more than the bound lets, tested against the patterns") \
     X(goalset_cuts, SUM, "positions the patterns cut") \
