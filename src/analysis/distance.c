@@ -170,6 +170,137 @@ void distance_push(const board *b, const uint8_t *comp, sq_t s, int c0, uint16_t
     }
 }
 
+/* The cut squares' side rows (board.h, side_at ...): candidate rows are
+ * every (cut square, side class) pair; cand[g * ncand + k] holds their
+ * distances, filled goal by goal by distance_analyze. Rows equal to
+ * goal_dist for every goal are dropped. Boards whose class table would pass
+ * SIDE_MAX_BYTES keep no rows (goal_dist alone, as before). */
+#define SIDE_MAX_BYTES ((size_t)16 << 20)
+
+typedef struct side_cands {
+    int ncand;
+    int32_t *sq;   /* [ncand] the cut square */
+    uint8_t *cls;  /* [ncand] the side class */
+    uint16_t *d;   /* [ng * ncand] */
+} side_cands;
+
+/* Whether s has two side classes or more. */
+static int is_cut(const board *b, const uint8_t *comp, int s)
+{
+    int first = -1;
+    for (int d = 0; d < 4; d++) {
+        uint8_t c = comp[s * 4 + d];
+        if (c == 0xFF)
+            continue;
+        if (first < 0)
+            first = c;
+        else if (c != first)
+            return 1;
+    }
+    (void)b;
+    return 0;
+}
+
+static void side_cands_init(side_cands *sc, const board *b, const uint8_t *comp)
+{
+    memset(sc, 0, sizeof *sc);
+    int n = b->nsq, k = 0, cuts = 0;
+    for (int s = 0; s < n; s++)
+        if (is_cut(b, comp, s)) {
+            cuts++;
+            for (int d = 0; d < 4; d++)
+                k += comp[s * 4 + d] == d;
+        }
+    if (k == 0 || (size_t)cuts * (size_t)n > SIDE_MAX_BYTES || n + 2 + k >= 0xFF00)
+        return;
+    sc->ncand = k;
+    sc->sq = xmalloc(sizeof(int32_t) * (size_t)k);
+    sc->cls = xmalloc((size_t)k);
+    sc->d = xmalloc(sizeof(uint16_t) * (size_t)k * (size_t)b->nboxes);
+    k = 0;
+    for (int s = 0; s < n; s++)
+        if (is_cut(b, comp, s))
+            for (int d = 0; d < 4; d++)
+                if (comp[s * 4 + d] == d) {
+                    sc->sq[k] = s;
+                    sc->cls[k] = (uint8_t)d;
+                    k++;
+                }
+}
+
+/* Keeps the candidate rows that differ from goal_dist somewhere and fills
+ * the board's side tables; the class of every square around each cut
+ * square comes from a flood of the floor without it from each side. */
+static void side_finish(board *b, const uint8_t *comp, side_cands *sc)
+{
+    int n = b->nsq, ng = b->nboxes, keep = 0;
+    uint8_t *kept = xcalloc((size_t)sc->ncand + 1, 1);
+    for (int k = 0; k < sc->ncand; k++)
+        for (int g = 0; g < ng && !kept[k]; g++)
+            if (sc->d[(size_t)g * (size_t)sc->ncand + (size_t)k] !=
+                b->goal_dist[(size_t)g * (size_t)n + (size_t)sc->sq[k]])
+                kept[k] = 1;
+    for (int k = 0; k < sc->ncand; k++)
+        keep += kept[k];
+    if (keep > 0) {
+        b->side_at = xmalloc(sizeof(int32_t) * (size_t)n);
+        for (int s = 0; s < n; s++)
+            b->side_at[s] = -1;
+        int ncut = 0;
+        for (int k = 0; k < sc->ncand; k++)
+            if (kept[k] && b->side_at[sc->sq[k]] < 0)
+                b->side_at[sc->sq[k]] = ncut++;
+        b->ncut = ncut;
+        b->nside = keep;
+        b->side_row = xmalloc(sizeof(uint16_t) * (size_t)n * 4);
+        for (int i = 0; i < n * 4; i++)
+            b->side_row[i] = SIDE_NONE;
+        b->side_dist = xmalloc(sizeof(uint16_t) * (size_t)ng * (size_t)keep);
+        int r = 0;
+        for (int k = 0; k < sc->ncand; k++) {
+            if (!kept[k])
+                continue;
+            b->side_row[sc->sq[k] * 4 + sc->cls[k]] = (uint16_t)r;
+            for (int g = 0; g < ng; g++)
+                b->side_dist[(size_t)g * (size_t)keep + (size_t)r] =
+                    sc->d[(size_t)g * (size_t)sc->ncand + (size_t)k];
+            r++;
+        }
+        b->side_cls = xmalloc((size_t)ncut * (size_t)n);
+        sq_t *stack = xmalloc(sizeof(sq_t) * (size_t)n);
+        for (int s = 0; s < n; s++) {
+            if (b->side_at[s] < 0)
+                continue;
+            uint8_t *cls = b->side_cls + (size_t)b->side_at[s] * (size_t)n;
+            memset(cls, 0xFF, (size_t)n);
+            for (int d = 0; d < 4; d++) {
+                sq_t t = b->nb[s][d];
+                if (t == SQ_NONE || cls[t] != 0xFF)
+                    continue;
+                int sp = 0;
+                stack[sp++] = t;
+                cls[t] = comp[s * 4 + d];
+                while (sp > 0) {
+                    sq_t q = stack[--sp];
+                    for (int e = 0; e < 4; e++) {
+                        sq_t u = b->nb[q][e];
+                        if (u != SQ_NONE && u != (sq_t)s && cls[u] == 0xFF) {
+                            cls[u] = cls[t];
+                            stack[sp++] = u;
+                        }
+                    }
+                }
+            }
+        }
+        free(stack);
+    }
+    free(kept);
+    free(sc->sq);
+    free(sc->cls);
+    free(sc->d);
+    memset(sc, 0, sizeof *sc);
+}
+
 int distance_analyze(board *b)
 {
     int n = b->nsq, ng = b->nboxes;
@@ -186,6 +317,8 @@ int distance_analyze(board *b)
         b->goal_dist = NULL;
         return -1;
     }
+    side_cands sc;
+    side_cands_init(&sc, b, comp);
     for (int g = 0; g < ng; g++) {
         sq_t gs = b->goals[g];
         distance_pull(b, comp, gs, sd, queue);
@@ -198,7 +331,12 @@ int distance_analyze(board *b)
             row[s] = m;
         }
         row[gs] = 0;
+        for (int k = 0; k < sc.ncand; k++)
+            sc.d[(size_t)g * (size_t)sc.ncand + (size_t)k] =
+                sc.sq[k] == gs ? 0 : sd[sc.sq[k] * 4 + sc.cls[k]];
     }
+    if (sc.ncand)
+        side_finish(b, comp, &sc);
     free(sd);
     free(queue);
     free(comp);

@@ -13,8 +13,10 @@
 
 #include "../core/board.h"
 
-/* Fills b->goal_dist, b->near_dist, b->dead and b->ndead. Returns 0, or -1
- * when memory for the tables cannot be had. */
+/* Fills b->goal_dist, b->near_dist, b->dead and b->ndead, and the player's
+ * side rows of the squares that cut the floor (b->side_*: board.h), from
+ * the same pull searches. Returns 0, or -1 when memory for the tables
+ * cannot be had. */
 int distance_analyze(board *b);
 
 /* comp[s*4+d]: for the neighbour of s in direction d, the smallest direction

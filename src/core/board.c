@@ -99,6 +99,10 @@ void board_free(board *b)
     free(b->goal_dist);
     free(b->near_dist);
     free(b->dead);
+    free(b->side_at);
+    free(b->side_cls);
+    free(b->side_row);
+    free(b->side_dist);
     memset(b, 0, sizeof *b);
 }
 

@@ -44,7 +44,24 @@ typedef struct board {
     uint16_t *near_dist; /* [nsq] min over goals of goal_dist */
     uint8_t *dead;       /* [nsq] 1 if a box on s can never reach any goal */
     int ndead;
+    /* The player's side (analysis/distance.c, distance_sides): a box on a
+     * square that cuts the floor into pieces is first pushed from the piece
+     * the player is in (no other box lets him past it), and from some
+     * pieces it needs more pushes than goal_dist (the best over the pieces)
+     * says. side_at[s]: -1, or the index of s among those cut squares;
+     * side_cls[side_at[s] * nsq + q]: the side class (the smallest
+     * direction from s into q's piece) of square q around s, 0xFF for s;
+     * side_row[s * 4 + c]: the row of side_dist for a box on s with the
+     * player in class c, or SIDE_NONE where goal_dist holds; side_dist[g *
+     * nside + k]: row k's pushes to goal g (DIST_INF: never). nside = 0
+     * (the arrays NULL) when no side differs, or on boards too big. */
+    int nside, ncut;
+    int32_t *side_at;
+    uint8_t *side_cls;
+    uint16_t *side_row;
+    uint16_t *side_dist;
 } board;
+#define SIDE_NONE ((uint16_t)0xFFFF)
 
 /* Builds the board of a valid level (lv->error == NULL). Returns 0, or -1
  * when the level is invalid. The analysis fields stay NULL until

@@ -68,6 +68,7 @@ void driver_configs(const options *o, search_configs *sc)
         .check = (int)o->check,
         .penalties = (int)(o->penalties && o->optimal == 1 && o->matching),
         .goal_sets = o->optimal == 1 && o->matching ? (int)o->goal_sets : 0,
+        .sides = (int)(o->sides && o->optimal == 1 && o->matching),
     };
     sc->fess = (fess_config){
         .dl = dl,

@@ -26,13 +26,24 @@ static inline int64_t cost_of(const lowerbound *lb, sq_t s, int j)
     return row_cost(lb->dist_t + (size_t)s * (size_t)lb->n, j + 1);
 }
 
+static int init_rows(lowerbound *lb, const board *b, const uint16_t *dist, int matching,
+                     membudget *mem, int nside);
+
 int lb_init(lowerbound *lb, const board *b, int matching, membudget *mem)
 {
-    return lb_init_table(lb, b, b->goal_dist, matching, mem);
+    return init_rows(lb, b, b->goal_dist, matching, mem, matching ? b->nside : 0);
 }
 
 int lb_init_table(lowerbound *lb, const board *b, const uint16_t *dist, int matching,
                   membudget *mem)
+{
+    return init_rows(lb, b, dist, matching, mem, 0);
+}
+
+/* The table: the squares' rows, the wildcard and restricted rows, then
+ * nside rows of the player's sides (b->side_dist). */
+static int init_rows(lowerbound *lb, const board *b, const uint16_t *dist, int matching,
+                     membudget *mem, int nside)
 {
     memset(lb, 0, sizeof *lb);
     lb->n = b->nboxes;
@@ -42,10 +53,15 @@ int lb_init_table(lowerbound *lb, const board *b, const uint16_t *dist, int matc
     lb->mem = mem;
     /* two rows more: the wildcard square nsq (lb_wild), 0 to every column,
      * and the restricted square nsq + 1 (lb_restricted), set by lb_restrict */
-    lb->dist_bytes = sizeof(uint16_t) * ((size_t)b->nsq + 2) * (size_t)b->nboxes;
+    lb->dist_bytes = sizeof(uint16_t) * ((size_t)b->nsq + 2 + (size_t)nside) * (size_t)b->nboxes;
     lb->dist_t = mem_alloc(mem, lb->dist_bytes);
     if (!lb->dist_t)
         return -1;
+    lb->nside = nside;
+    for (int k = 0; k < nside; k++)
+        for (int j = 0; j < b->nboxes; j++)
+            lb->dist_t[((size_t)b->nsq + 2 + (size_t)k) * (size_t)lb->n + (size_t)j] =
+                b->side_dist[(size_t)j * (size_t)nside + (size_t)k];
     memset(lb->dist_t + (size_t)b->nsq * (size_t)lb->n, 0, sizeof(uint16_t) * (size_t)lb->n);
     for (int j = 0; j < b->nboxes; j++)
         lb->dist_t[((size_t)b->nsq + 1) * (size_t)lb->n + (size_t)j] = DIST_INF;

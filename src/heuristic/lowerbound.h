@@ -44,6 +44,8 @@ typedef struct lowerbound {
     int32_t *ulist;    /* scratch, [n + 1]: a path's used columns in order */
     int64_t *at;       /* scratch, [n + 1]: augment's deferred deltas */
     uint64_t *paths;   /* when set, counts the augmenting paths run */
+    int nside;         /* rows of the player's sides after the two above
+                          (lb_row; 0 on tables other than the goals') */
     int simd;          /* 2: the scans in AVX-512F, 1: in AVX2 (set by
                           lb_init_table to the widest the processor has);
                           0 = the plain loops, which tests compare them with */
@@ -81,6 +83,26 @@ static inline sq_t lb_wild(const lowerbound *lb) { return (sq_t)lb->nsq; }
  * solution that holds none. Only with matching. */
 static inline sq_t lb_restricted(const lowerbound *lb) { return (sq_t)(lb->nsq + 1); }
 void lb_restrict(lowerbound *lb, const uint16_t *cols, int k);
+/* The row of a box on s with the player on pl (another square, the
+ * player's region the same as pl's): s itself, or where s cuts the floor
+ * and the piece the player is in makes the box's distances longer than
+ * the best over the pieces (board.h, side_row), the row of that piece.
+ * Admissible: no other box lets the player past the box, so its first
+ * push comes from his piece; and consistent, as a push moves the player
+ * to the square the box left, in his piece around every other box.
+ * Boxes' rows are what lb_solve and lb_move take in place of squares. */
+static inline sq_t lb_row(const lowerbound *lb, sq_t s, sq_t pl)
+{
+    if (!lb->nside)
+        return s;
+    const board *b = lb->b;
+    int32_t at = b->side_at[s];
+    if (at < 0)
+        return s;
+    uint8_t c = b->side_cls[(size_t)at * (size_t)lb->nsq + pl];
+    uint16_t k = c == 0xFF ? SIDE_NONE : b->side_row[s * 4 + c];
+    return k == SIDE_NONE ? s : (sq_t)(lb->nsq + 2 + k);
+}
 /* The cost of the goal assigned to `box` in s (solved), LB_INF when none. */
 int64_t lb_assigned(const lowerbound *lb, const lb_sol *s, int box);
 

@@ -85,6 +85,7 @@ typedef struct aworker {
     size_t pen_charged;  /* its bytes taken from the budget (pen_charge) */
     lb_sol psol;         /* cfg->penalties: scratch, the matching of the others */
     lb_sol gsol, gsol2;  /* cfg->goal_sets: scratch, the same */
+    sq_t *rows;          /* cfg->sides: [nboxes] the boxes' rows (box_rows) */
 } aworker;
 
 struct astar {
@@ -246,6 +247,18 @@ static int limits_hit(aworker *w)
     return 1;
 }
 
+/* The rows of the boxes of the position on the board for its matching:
+ * their squares, or with cfg->sides the rows of the player's pieces
+ * (lb_row). */
+static const sq_t *box_rows(aworker *w)
+{
+    if (!w->a->cfg->sides)
+        return w->pos.boxes;
+    for (int i = 0; i < w->a->b->nboxes; i++)
+        w->rows[i] = lb_row(&w->lb, w->pos.boxes[i], w->pos.player);
+    return w->rows;
+}
+
 /* Corral analysis of the position on the board (its reachable squares in
  * w->reach[depth]), before it is stored, so dead positions take no memory.
  * Returns -1 for a corral deadlock (a PI-corral with no legal push, or one
@@ -278,7 +291,9 @@ static int64_t child_bound(aworker *w, int depth, int i, sq_t to)
 {
     astar *a = w->a;
     lb_copy(&w->sols[depth + 1], &w->sols[depth], a->b->nboxes);
-    int64_t h = lb_move(&w->lb, &w->sols[depth + 1], i, to);
+    /* the child on the board: the player behind `to` */
+    sq_t row = a->cfg->sides ? lb_row(&w->lb, to, w->pos.player) : to;
+    int64_t h = lb_move(&w->lb, &w->sols[depth + 1], i, row);
     if (h == LB_INF)
         w->st->cut_bipartite++;
     return h;
@@ -709,6 +724,7 @@ static void worker_init(astar *a, aworker *w, stats *st)
         lb_sol_init(&w->gsol, b->nboxes);
         lb_sol_init(&w->gsol2, b->nboxes);
     }
+    w->rows = xmalloc(sizeof(sq_t) * ((size_t)b->nboxes + 1));
 }
 
 /* Takes the penalty searches' tables from the budget; -1 when they do not
@@ -737,6 +753,7 @@ static void worker_free(astar *a, aworker *w)
     pstack_free(&w->path);
     lb_sol_free(&w->gsol);
     lb_sol_free(&w->gsol2);
+    free(w->rows);
     if (a->cfg->penalties) {
         mem_give(a->mem, w->pen_charged);
         penalty_free(&w->pen);
@@ -799,7 +816,7 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
     {
         sq_t norm = reach_compute(&w->reach[0], &w->pos, w->pos.player);
         /* the root's matching: O(n^3), long on the biggest boards */
-        int64_t h64 = lb_solve_by(&w->lb, &w->sols[0], w->pos.boxes, lim->deadline_ns);
+        int64_t h64 = lb_solve_by(&w->lb, &w->sols[0], box_rows(w), lim->deadline_ns);
         if (h64 == LB_STOPPED) {
             out->stop = STOP_TIME;
             a->finished = 1;
@@ -962,7 +979,7 @@ static int run_loop(aworker *w, uint64_t node_budget)
         w->fmin = f;
         if (!o && f > out->st.best_lower_bound)
             out->st.best_lower_bound = f;
-        lb_solve(&w->lb, &w->sols[0], w->pos.boxes);
+        lb_solve(&w->lb, &w->sols[0], box_rows(w));
         int stop = expand(w, n, 0);
         lock(a);
         w->busy = 0;

@@ -45,6 +45,8 @@ typedef struct astar_config {
     int goal_sets;    /* optimal mode: patterns of this many boxes of the
                          start, per set of goals they fill (goalsets.h);
                          0 = none */
+    int sides;        /* optimal mode: a box on a cut square takes the row
+                         of the player's piece (lb_row) */
     const struct moves *seed; /* with bound: the known solution's moves,
                          whose detours give goal-set patterns too (or NULL) */
     uint32_t bound;   /* optimal mode: the pushes of a known solution (0 =

@@ -19,7 +19,8 @@ static astar_config all_on(int optimal)
 {
     astar_config c = {.optimal = optimal, .weight = 3, .dead_squares = 1,
                       .dl = {.freeze = 1, .local = 1, .stuck = 1, .corrals = 1},
-                      .matching = 1, .dfs_ext = 1, .tunnels = 1, .check = 0};
+                      .matching = 1, .dfs_ext = 1, .tunnels = 1, .check = 0,
+                      .sides = optimal};
     return c;
 }
 
