@@ -185,7 +185,7 @@ typedef struct side_cands {
 } side_cands;
 
 /* Whether s has two side classes or more. */
-static int is_cut(const board *b, const uint8_t *comp, int s)
+static int is_cut(const uint8_t *comp, int s)
 {
     int first = -1;
     for (int d = 0; d < 4; d++) {
@@ -197,7 +197,6 @@ static int is_cut(const board *b, const uint8_t *comp, int s)
         else if (c != first)
             return 1;
     }
-    (void)b;
     return 0;
 }
 
@@ -206,7 +205,7 @@ static void side_cands_init(side_cands *sc, const board *b, const uint8_t *comp)
     memset(sc, 0, sizeof *sc);
     int n = b->nsq, k = 0, cuts = 0;
     for (int s = 0; s < n; s++)
-        if (is_cut(b, comp, s)) {
+        if (is_cut(comp, s)) {
             cuts++;
             for (int d = 0; d < 4; d++)
                 k += comp[s * 4 + d] == d;
@@ -219,7 +218,7 @@ static void side_cands_init(side_cands *sc, const board *b, const uint8_t *comp)
     sc->d = xmalloc(sizeof(uint16_t) * (size_t)k * (size_t)b->nboxes);
     k = 0;
     for (int s = 0; s < n; s++)
-        if (is_cut(b, comp, s))
+        if (is_cut(comp, s))
             for (int d = 0; d < 4; d++)
                 if (comp[s * 4 + d] == d) {
                     sc->sq[k] = s;
