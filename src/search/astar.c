@@ -350,10 +350,10 @@ static int penalty_cut(aworker *w, int depth, sq_t to, uint32_t g, int64_t h)
  * from node n. A shorter path to a stored position: open, it is queued
  * again; closed, fast mode adopts the shorter path without expanding again
  * and optimal mode opens it again. The bound is admissible but not always
- * consistent (a lone box's distance is the best over the player's sides,
- * and a push can leave the player on the worse side), so a closed node can
- * be reached again more cheaply, and then its subtree must be searched
- * again for the proof to hold. Returns 1 when the memory budget is spent. */
+ * consistent (without cfg->sides a lone box's distance is the best over the
+ * player's sides, and a push can leave the player on the worse side), so a
+ * closed node can be reached again more cheaply, and then its subtree must
+ * be searched again for the proof to hold. Returns 1 when the memory budget is spent. */
 static int found_again(aworker *w, uint32_t ex, uint32_t n, uint32_t ng, sq_t from, sq_t to,
                        int dir)
 {
