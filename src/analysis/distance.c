@@ -1,5 +1,6 @@
 /* distance.c: side components, goal push distances, dead squares. */
 #include "distance.h"
+#include "../core/reach.h"
 #include "../util/util.h"
 
 #include <stdlib.h>
@@ -171,7 +172,7 @@ void distance_push(const board *b, const uint8_t *comp, sq_t s, int c0, uint16_t
 }
 
 /* The cut squares' side rows (board.h, side_at ...): candidate rows are
- * every (cut square, side class) pair; cand[g * ncand + k] holds their
+ * every (cut square, side class) pair; d[g * ncand + k] holds their
  * distances, filled goal by goal by distance_analyze. Rows equal to
  * goal_dist for every goal are dropped. Boards whose class table would pass
  * SIDE_MAX_BYTES keep no rows (goal_dist alone, as before). */
@@ -249,7 +250,6 @@ static void side_finish(board *b, const uint8_t *comp, side_cands *sc)
         for (int k = 0; k < sc->ncand; k++)
             if (kept[k] && b->side_at[sc->sq[k]] < 0)
                 b->side_at[sc->sq[k]] = ncut++;
-        b->ncut = ncut;
         b->nside = keep;
         b->side_row = xmalloc(sizeof(uint16_t) * (size_t)n * 4);
         for (int i = 0; i < n * 4; i++)
@@ -265,33 +265,34 @@ static void side_finish(board *b, const uint8_t *comp, side_cands *sc)
                     sc->d[(size_t)g * (size_t)sc->ncand + (size_t)k];
             r++;
         }
+        /* each piece: a flood from a neighbour of s with a box on s */
         b->side_cls = xmalloc((size_t)ncut * (size_t)n);
         sq_t *stack = xmalloc(sizeof(sq_t) * (size_t)n);
+        uint16_t *box_at = xmalloc(sizeof(uint16_t) * (size_t)n);
+        uint32_t *mark = xcalloc((size_t)n, sizeof(uint32_t));
+        uint32_t ts = 0;
+        for (int q = 0; q < n; q++)
+            box_at[q] = NO_BOX;
         for (int s = 0; s < n; s++) {
             if (b->side_at[s] < 0)
                 continue;
             uint8_t *cls = b->side_cls + (size_t)b->side_at[s] * (size_t)n;
             memset(cls, 0xFF, (size_t)n);
+            box_at[s] = 0;
             for (int d = 0; d < 4; d++) {
                 sq_t t = b->nb[s][d];
                 if (t == SQ_NONE || cls[t] != 0xFF)
                     continue;
-                int sp = 0;
-                stack[sp++] = t;
-                cls[t] = comp[s * 4 + d];
-                while (sp > 0) {
-                    sq_t q = stack[--sp];
-                    for (int e = 0; e < 4; e++) {
-                        sq_t u = b->nb[q][e];
-                        if (u != SQ_NONE && u != (sq_t)s && cls[u] == 0xFF) {
-                            cls[u] = cls[t];
-                            stack[sp++] = u;
-                        }
-                    }
-                }
+                reach_flood_marks(b, box_at, mark, &ts, stack, t);
+                for (int q = 0; q < n; q++)
+                    if (mark[q] == ts)
+                        cls[q] = comp[s * 4 + d];
             }
+            box_at[s] = NO_BOX;
         }
         free(stack);
+        free(box_at);
+        free(mark);
     }
     free(kept);
     free(sc->sq);

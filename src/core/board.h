@@ -55,7 +55,7 @@ typedef struct board {
      * player in class c, or SIDE_NONE where goal_dist holds; side_dist[g *
      * nside + k]: row k's pushes to goal g (DIST_INF: never). nside = 0
      * (the arrays NULL) when no side differs, or on boards too big. */
-    int nside, ncut;
+    int nside;
     int32_t *side_at;
     uint8_t *side_cls;
     uint16_t *side_row;
