@@ -98,6 +98,7 @@ struct fess {
     lowerbound lb;
     lb_sol sol;
     int lb_ok;
+    sq_t *rows;          /* cfg->sides: [nboxes] the boxes' rows (lb_row) */
     packing pk;
     plan pl;
     feat_ctx fc;
@@ -408,6 +409,19 @@ static int below_dead(fess *f, uint32_t n)
     return dead;
 }
 
+/* The rows the matching takes for p's boxes: their squares, or with
+ * cfg->sides the rows of the player's pieces (lowerbound.h, lb_row): a box
+ * in a corridor or a doorway that cannot reach a goal from the player's
+ * side is a bipartite deadlock. */
+static const sq_t *box_rows(fess *f, const position *p)
+{
+    if (!f->rows)
+        return p->boxes;
+    for (int i = 0; i < f->b->nboxes; i++)
+        f->rows[i] = lb_row(&f->lb, p->boxes[i], p->player);
+    return f->rows;
+}
+
 /* The deadlock tests node n passes before it is expanded (on the board;
  * f->r holds its player region). Returns 1 when it is dead, else 0, with
  * the PI-corral restriction in f->allow when *pruned > 0. */
@@ -422,7 +436,7 @@ static int dead_on_expansion(fess *f, uint32_t n, int *pruned)
     }
     if (f->dl.loc.b && nd->parent != NODE_NONE && local_dead(f, nd->to))
         return 1;
-    if (f->lb_ok && lb_solve(&f->lb, &f->sol, p->boxes) == LB_INF) {
+    if (f->lb_ok && lb_solve(&f->lb, &f->sol, box_rows(f, p)) == LB_INF) {
         f->st->cut_bipartite++;
         return 1;
     }
@@ -485,7 +499,7 @@ static uint32_t hf_dist(const fess *f, const kid *kd)
     const lowerbound *lb = &f->lb;
     int i = f->pos.box_at[kd->from];
     size_t j = (size_t)(f->sol.col[i + 1] - 1), n = (size_t)lb->n;
-    int64_t to = lb->dist_t[(size_t)kd->to * n + j], from = lb->dist_t[(size_t)kd->from * n + j];
+    int64_t to = lb->dist_t[(size_t)kd->to * n + j], from = lb->dist_t[(size_t)f->sol.sq[i] * n + j];
     if (to == DIST_INF)
         return 0xFFFFu;
     int64_t d = f->sol.cost - from + to;
@@ -1126,6 +1140,8 @@ fess *fess_begin(const board *b, const fess_config *cfg, search_limits *lim, mem
         return f;
         }
         f->lb_ok = 1;
+        if (cfg->sides && f->lb.nside)
+            f->rows = xmalloc(sizeof(sq_t) * (size_t)b->nboxes);
     }
     /* The root. */
     {
@@ -1297,6 +1313,7 @@ void fess_end(fess *f)
     free(f->due);
     if (f->lb_ok)
         lb_free(&f->lb);
+    free(f->rows);
     lb_sol_free(&f->sol);
     feat_free(&f->fc);
     rooms_work_free(&f->rw);

@@ -37,6 +37,10 @@
 typedef struct fess_config {
     dl_config dl;        /* the deadlock layer */
     int matching;        /* bipartite (matching) deadlock test */
+    int sides;           /* with matching: a box on a square that cuts the
+                            floor takes the row of the player's piece
+                            (lowerbound.h, lb_row) in the test and in the
+                            HF order's distances */
     int goal_needs_meet; /* the board's goal is not the level's (search/opening.h):
                             only a meeting with the watched backward search ends
                             the search solved */
