@@ -103,6 +103,18 @@ static inline sq_t lb_row(const lowerbound *lb, sq_t s, sq_t pl)
     uint16_t k = c == 0xFF ? SIDE_NONE : b->side_row[s * 4 + c];
     return k == SIDE_NONE ? s : (sq_t)(lb->nsq + 2 + k);
 }
+/* The rows of n boxes on `boxes` with the player on pl: into out (n
+ * entries) and returned, or `boxes` itself when the table has no side rows
+ * (every box's row is its square). */
+static inline const sq_t *lb_rows(const lowerbound *lb, const sq_t *boxes, int n, sq_t pl,
+                                  sq_t *out)
+{
+    if (!lb->nside)
+        return boxes;
+    for (int i = 0; i < n; i++)
+        out[i] = lb_row(lb, boxes[i], pl);
+    return out;
+}
 /* The cost of the goal assigned to `box` in s (solved), LB_INF when none. */
 int64_t lb_assigned(const lowerbound *lb, const lb_sol *s, int box);
 

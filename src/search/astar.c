@@ -254,9 +254,7 @@ static const sq_t *box_rows(aworker *w)
 {
     if (!w->a->cfg->sides)
         return w->pos.boxes;
-    for (int i = 0; i < w->a->b->nboxes; i++)
-        w->rows[i] = lb_row(&w->lb, w->pos.boxes[i], w->pos.player);
-    return w->rows;
+    return lb_rows(&w->lb, w->pos.boxes, w->a->b->nboxes, w->pos.player, w->rows);
 }
 
 /* Corral analysis of the position on the board (its reachable squares in

@@ -415,11 +415,7 @@ static int below_dead(fess *f, uint32_t n)
  * side is a bipartite deadlock. */
 static const sq_t *box_rows(fess *f, const position *p)
 {
-    if (!f->rows)
-        return p->boxes;
-    for (int i = 0; i < f->b->nboxes; i++)
-        f->rows[i] = lb_row(&f->lb, p->boxes[i], p->player);
-    return f->rows;
+    return f->rows ? lb_rows(&f->lb, p->boxes, f->b->nboxes, p->player, f->rows) : p->boxes;
 }
 
 /* The deadlock tests node n passes before it is expanded (on the board;
