@@ -68,12 +68,12 @@ void driver_configs(const options *o, search_configs *sc)
         .check = (int)o->check,
         .penalties = (int)(o->penalties && o->optimal == 1 && o->matching),
         .goal_sets = o->optimal == 1 && o->matching ? (int)o->goal_sets : 0,
-        .sides = (int)(o->matching && (o->sides == 2 || (o->sides && o->optimal == 1))),
+        .sides = (int)(o->matching && (o->optimal == 1 ? o->sides : o->fast_sides)),
     };
     sc->fess = (fess_config){
         .dl = dl,
         .matching = (int)o->matching,
-        .sides = (int)(o->sides == 2 && o->matching),
+        .sides = (int)(o->fast_sides && o->matching),
         .packing = (int)o->packing,
         .advisors = (int)o->advisors,
         .rooms = (int)o->rooms,

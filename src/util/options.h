@@ -63,7 +63,8 @@
     X(optimal_local, INT, 1, 0, 1, "push-optimal mode: the local deadlock search as well (on: it decides XSokoban 5's 600 s proof; off: short proofs 6-17 % faster)") \
     X(penalties, INT, 0, 0, 1, "push-optimal mode, under a known solution's bound: cut a position when the pushed box and its neighbours, searched alone (every other box removed), need enough pushes beyond their share of the matching to reach the bound (off: measured slower, bench/README.md)") \
     X(goal_sets, INT, 0, 0, 4, "push-optimal mode, under a known solution's bound: patterns of this many boxes (each box of the start and its nearest; the box the seed solution pushes at its detours and its nearest), searched alone for the pushes that fill each set of goals; a position holding a pattern is cut when those pushes plus the other boxes' matching to the other goals reach the bound (0 = off)") \
-    X(sides, INT, 1, 0, 2, "a box on a square that cuts the floor counts its pushes from the piece the player is in (a box in a corridor or a doorway): 1 = in push-optimal mode, 2 = in every search's matching, 0 = the best over the pieces") \
+    X(sides, INT, 1, 0, 1, "push-optimal mode: a box on a square that cuts the floor counts its pushes from the piece the player is in (a box in a corridor or a doorway; 0 = the best over the pieces)") \
+    X(fast_sides, INT, 0, 0, 1, "fast mode: the same rows in every search's matching (the feature-space search's bipartite deadlock test and HF order, A*); off: measured to solve no more levels") \
     X(stuck, INT, 1, 0, 1, "learned deadlock patterns: the sets the local and corral searches prove dead, and (fess) positions with large subtrees") \
     X(deadlock_search, INT, 50, 0, 1000000,                                                  \
       "positions per corral deadlock search (0 = off)")                                      \

@@ -23,4 +23,12 @@ expect_out "solved" "bench reports solved runs"
 run "$KEEPER" bench --no-corrals
 sig4=$(sed -n 's/^signature *//p' "$WORK/out")
 if [ -n "$sig4" ] && [ "$sig4" != "$sig1" ]; then pass; else fail "--no-corrals should change the signature ($sig4)"; fi
+# the player's sides are switches: --no-sides (push-optimal runs) and
+# --fast-sides (fast runs) each parse and move the signature
+for o in --no-sides --fast-sides; do
+    run "$KEEPER" bench $o
+    expect_rc 0 "bench $o runs"
+    sig5=$(sed -n 's/^signature *//p' "$WORK/out")
+    if [ -n "$sig5" ] && [ "$sig5" != "$sig1" ]; then pass; else fail "$o should change the signature ($sig5)"; fi
+done
 finish

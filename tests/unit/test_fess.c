@@ -432,7 +432,7 @@ TEST(fess_solves_what_bfs_solves_boxoban)
     crosscheck_file("boxoban/unfiltered/test/000.txt", 60, run_fess, &cfg, 0, 90);
 }
 
-/* The player's side of a box on a cut square in the matching (--sides 2):
+/* The player's side of a box on a cut square in the matching (--fast-sides):
  * a box in a corridor that cannot reach a goal from the player's piece is
  * cut as a bipartite deadlock, and the HF order reads the same rows. A cut
  * of a solvable position would show as a level BFS solves and FESS not. */
