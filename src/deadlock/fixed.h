@@ -24,7 +24,7 @@
 
 typedef struct fixed_entry {
     uint64_t key;   /* Zobrist hash of the fixed squares; 0 = empty entry */
-    uint8_t *reach; /* [ngoals * nsq]: 1 when a lone box on s reaches goal g */
+    uint8_t *reach; /* [nsq * ngoals]: 1 when a lone box on s reaches goal g */
 } fixed_entry;
 
 typedef struct fixed_ctx {

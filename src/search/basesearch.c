@@ -328,9 +328,16 @@ static int base_index(const board *b, sq_t sq)
 
 /* Kuhn's augmenting path from box k (an index into s->mboxes) over the
  * bases s->mbases, base `skip` left out (-1: none); `match` gives each
- * base's box or -1. */
+ * base's box or -1. A free base first (the chain of matched bases from the
+ * first one is long on boards of hundreds of boxes, see fixed.c); the
+ * size of the matching does not depend on it. */
 static int augment(basesearch *s, int *match, int k, int nbases, int skip)
 {
+    for (int j = 0; j < nbases; j++)
+        if (match[j] < 0 && j != skip && s->base_reach[(size_t)s->mbases[j] * s->nsq + s->mboxes[k]]) {
+            match[j] = k;
+            return 1;
+        }
     for (int j = 0; j < nbases; j++) {
         int bi = s->mbases[j];
         if (j == skip || s->seen[j] == s->seen_stamp ||
