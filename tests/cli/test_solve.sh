@@ -267,6 +267,12 @@ if have_shared && [ -f "$LEVELS/solutions/xsokoban90.best_known.csv" ]; then
     [ -n "$lb" ] && [ -n "$best" ] && [ "$lb" -gt 0 ] && [ "$lb" -le "$best" ] && pass ||
         fail "XSokoban 4, optimal, 1 s: lower bound '$lb', best known '$best'"
     expect_err 'time limit, at least [0-9]+ pushes' "the table gives the lower bound of an unsolved level"
+    # -v's counter is the same bound (the seed's weighted f once showed 1065)
+    run "$KEEPER" solve "$LEVELS/xsokoban90.xsb" --level 4 --optimal pushes --time 1 --format jsonl -v
+    lb=$(sed -n 's/.*"lower_bound":\([0-9]*\).*/\1/p' "$WORK/out")
+    vb=$(sed -n 's/^ *best_lower_bound *\([0-9]*\) .*/\1/p' "$WORK/err" | tail -1)
+    [ -n "$lb" ] && [ "$vb" = "$lb" ] && pass ||
+        fail "XSokoban 4, optimal, 1 s, -v: best_lower_bound '$vb', the result's lower bound '$lb'"
 else
     skip "$LEVELS/solutions/xsokoban90.best_known.csv not found: the lower bound of XSokoban 4"
 fi
