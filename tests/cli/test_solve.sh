@@ -301,7 +301,16 @@ done
 run "$KEEPER" solve "$DEMO" --level 1 --format jsonl --search bfs
 expect_out '"strategy":"bfs"' "--search bfs: jsonl says bfs"
 run "$KEEPER" solve "$DEMO" --level 1 --format jsonl --strategy fess --optimal pushes
-expect_out '"strategy":"astar( \(seed\))?"' "--optimal pushes uses A* whatever the strategy"
+expect_out '"strategy":"astar( \((seed|no corrals)\))?"' "--optimal pushes uses A* whatever the strategy"
+# --optimal-plain (A* without corrals first, a share of the time): the same
+# proven push counts as without it, on every demo level
+run "$KEEPER" solve "$DEMO" --optimal pushes --optimal-plain 0 --format jsonl
+cp "$WORK/out" "$WORK/noplain.jsonl"
+run "$KEEPER" solve "$DEMO" --optimal pushes --optimal-plain 0.5 --time 20 --format jsonl
+a=$(sed -n 's/.*"pushes":\([0-9]*\),.*"optimal":\(true\|false\).*/\1 \2/p' "$WORK/noplain.jsonl" | tr '\n' ' ')
+b=$(sed -n 's/.*"pushes":\([0-9]*\),.*"optimal":\(true\|false\).*/\1 \2/p' "$WORK/out" | tr '\n' ' ')
+[ -n "$a" ] && [ "$a" = "$b" ] && ! echo "$b" | grep -q false && pass ||
+    fail "--optimal-plain 0.5 against 0 (pushes, proven): '$b' / '$a'"
 run "$KEEPER" solve "$DEMO" --strategy bogus
 expect_rc 2 "--strategy bogus is a usage error"
 
