@@ -344,7 +344,8 @@ static int augment(basesearch *s, int *match, int k, int nbases, int skip)
             !s->base_reach[(size_t)bi * s->nsq + s->mboxes[k]])
             continue;
         s->seen[j] = s->seen_stamp;
-        if (match[j] < 0 || augment(s, match, match[j], nbases, skip)) {
+        /* matched: a free base it reaches was taken above */
+        if (augment(s, match, match[j], nbases, skip)) {
             match[j] = k;
             return 1;
         }
