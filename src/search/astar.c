@@ -837,6 +837,8 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
             return a;
         }
         a->root = root;
+        if (cfg->optimal)
+            out->st.best_lower_bound = h; /* the root's bound, before the setup below */
         if (cfg->goal_sets && cfg->optimal && cfg->matching) {
             goalsets_build(&a->gs, b, &w->lb, cfg->goal_sets, ASTAR_GOALSET_LIMIT,
                            lim->deadline_ns, cfg->bound ? cfg->seed : NULL);

@@ -170,6 +170,222 @@ TEST(goalsets_value_matches_brute_force_demo)
     CHECK(compared >= 0);
 }
 
+/* The reduced problem of pattern t by plain breadth-first search, apart
+ * from goalsets.c's best-first one: every set of goals its boxes fill
+ * within max_depth pushes, at its fewest pushes (a sorted list of set keys
+ * and costs). Returns the number of sets, or -1 past `limit` states. */
+#define BF_SETS 20000
+static int bfs_sets(const board *b, const gs_pattern *t, int max_depth, int limit,
+                    uint64_t *keys, int *costs)
+{
+    int k = t->k, nsets = 0;
+    sq_t pl = 0;
+    while (!t->region[pl])
+        pl++;
+    uint16_t *box_at = xmalloc(sizeof(uint16_t) * (size_t)b->nsq);
+    uint32_t *mark = xcalloc((size_t)b->nsq, sizeof(uint32_t));
+    uint32_t ts = 0;
+    sq_t *stack = xmalloc(sizeof(sq_t) * (size_t)b->nsq);
+    for (sq_t q = 0; q < b->nsq; q++)
+        box_at[q] = NO_BOX;
+    uint32_t cap = 1;
+    while (cap < 4u * (uint32_t)limit)
+        cap <<= 1;
+    uint64_t *tab = xcalloc(cap, sizeof(uint64_t));
+    uint64_t *queue = xmalloc(sizeof(uint64_t) * (size_t)limit);
+    /* a state: the sorted squares (12 bits each) under the player */
+    sq_t bx[GS_MAX_BOXES];
+    memcpy(bx, t->sq, sizeof(sq_t) * (size_t)k);
+    for (int j = 0; j < k; j++)
+        box_at[bx[j]] = 0;
+    sq_t norm = reach_flood_marks(b, box_at, mark, &ts, stack, pl);
+    for (int j = 0; j < k; j++)
+        box_at[bx[j]] = NO_BOX;
+    uint64_t key = norm;
+    for (int j = 0; j < k; j++)
+        key = key << 12 | bx[j];
+    int nq = 0, head = 0, depth = 0, end = 1, over = 0;
+    queue[nq++] = key;
+    tab[(key * 0x9E3779B97F4A7C15ull >> 20) & (cap - 1)] = key + 1;
+    while (head < nq && depth <= max_depth) {
+        if (head == end) {
+            depth++;
+            end = nq;
+            if (depth > max_depth)
+                break;
+        }
+        key = queue[head++];
+        uint64_t kk = key;
+        for (int j = k - 1; j >= 0; j--) {
+            bx[j] = (sq_t)(kk & 0xFFF);
+            kk >>= 12;
+        }
+        int on = 0;
+        for (int j = 0; j < k; j++)
+            on += b->is_goal[bx[j]];
+        if (on == k) {
+            uint64_t sk = 0;
+            for (int j = 0; j < k; j++) {
+                int gi = 0;
+                while (b->goals[gi] != bx[j])
+                    gi++;
+                sk = sk << 16 | (uint64_t)gi;
+            }
+            int known = 0;
+            for (int i = 0; i < nsets && !known; i++)
+                known = keys[i] == sk;
+            if (!known && nsets < BF_SETS) {
+                keys[nsets] = sk;
+                costs[nsets++] = depth;
+            }
+        }
+        for (int j = 0; j < k; j++)
+            box_at[bx[j]] = 0;
+        reach_flood_marks(b, box_at, mark, &ts, stack, (sq_t)kk);
+        /* the pushes first: the children's floods move the stamps */
+        sq_t pf[4 * GS_MAX_BOXES], pt[4 * GS_MAX_BOXES];
+        int np = 0;
+        for (int j = 0; j < k; j++)
+            for (int d = 0; d < 4; d++) {
+                sq_t from = bx[j], behind = b->nb[from][DIR_OPP(d)], to = b->nb[from][d];
+                if (behind != SQ_NONE && to != SQ_NONE && mark[behind] == ts &&
+                    box_at[to] == NO_BOX && !b->dead[to]) {
+                    pf[np] = from;
+                    pt[np++] = to;
+                }
+            }
+        for (int e = 0; e < np && !over; e++) {
+            sq_t from = pf[e], to = pt[e];
+            sq_t nb2[GS_MAX_BOXES];
+            for (int i = 0; i < k; i++)
+                nb2[i] = bx[i] == from ? to : bx[i];
+            for (int i = 1; i < k; i++)
+                for (int m = i; m > 0 && nb2[m - 1] > nb2[m]; m--) {
+                    sq_t x = nb2[m];
+                    nb2[m] = nb2[m - 1];
+                    nb2[m - 1] = x;
+                }
+            box_at[from] = NO_BOX;
+            box_at[to] = 0;
+            sq_t n2 = reach_flood_marks(b, box_at, mark, &ts, stack, from);
+            box_at[to] = NO_BOX;
+            box_at[from] = 0;
+            uint64_t nk = n2;
+            for (int i = 0; i < k; i++)
+                nk = nk << 12 | nb2[i];
+            uint32_t h = (uint32_t)(nk * 0x9E3779B97F4A7C15ull >> 20) & (cap - 1);
+            while (tab[h] && tab[h] != nk + 1)
+                h = (h + 1) & (cap - 1);
+            if (tab[h])
+                continue;
+            if (nq == limit) {
+                over = 1;
+                break;
+            }
+            tab[h] = nk + 1;
+            queue[nq++] = nk;
+        }
+        for (int j = 0; j < k; j++)
+            box_at[bx[j]] = NO_BOX;
+        if (over)
+            break;
+    }
+    free(box_at);
+    free(mark);
+    free(stack);
+    free(tab);
+    free(queue);
+    return over ? -1 : nsets;
+}
+
+/* Every pattern's listed sets and costs against plain BFS: each listed
+ * c(G) is BFS's, and every set BFS reaches in fewer than cap pushes is
+ * listed. Patterns of 2-4 boxes (the start's), on the first levels of a
+ * collection; returns the patterns compared. */
+static int check_sets(const char *path, int count, int kmax)
+{
+    collection c;
+    if (collection_load(&c, path) != 0) {
+        test_fail(__FILE__, __LINE__, "cannot load %s", path);
+        return 0;
+    }
+    uint64_t *keys = xmalloc(sizeof(uint64_t) * BF_SETS);
+    int *costs = xmalloc(sizeof(int) * BF_SETS);
+    int compared = 0;
+    for (int li = 0; li < c.nlevels && li < count; li++) {
+        board b;
+        position p;
+        if (c.levels[li].error || test_level_setup(&c.levels[li], &b, &p) != 0)
+            continue;
+        membudget mem;
+        mem_init(&mem, 1ULL << 28);
+        lowerbound lb;
+        if (lb_init(&lb, &b, 1, &mem) == 0) {
+            for (int k = 2; k <= kmax; k++) {
+                goalsets g;
+                goalsets_build(&g, &b, &lb, k, 100000, 0, NULL);
+                for (int i = 0; i < g.n; i++) {
+                    const gs_pattern *t = &g.pat[i];
+                    int depth = t->cap >= 0x7FFF ? 400 : t->cap - 1;
+                    int n = bfs_sets(&b, t, depth, 400000, keys, costs);
+                    if (n < 0)
+                        continue; /* too big to check this way */
+                    compared++;
+                    for (int e = 0; e < t->nsets; e++) {
+                        uint64_t sk = 0;
+                        for (int j = 0; j < k; j++)
+                            sk = sk << 16 | t->sets[(size_t)e * (size_t)k + (size_t)j];
+                        int found = -1;
+                        for (int x = 0; x < n && found < 0; x++)
+                            if (keys[x] == sk)
+                                found = x;
+                        if (found < 0 || costs[found] != t->cost[e])
+                            test_fail(__FILE__, __LINE__,
+                                      "%s level %d k %d: set %d listed at %d, BFS %d", path,
+                                      li + 1, k, e, t->cost[e], found < 0 ? -1 : costs[found]);
+                    }
+                    if (n > t->nsets) /* BFS found a set below cap the pattern lacks */
+                        test_fail(__FILE__, __LINE__,
+                                  "%s level %d k %d: BFS %d sets below %d pushes, listed %d",
+                                  path, li + 1, k, n, t->cap, t->nsets);
+                }
+                goalsets_free(&g);
+            }
+            lb_free(&lb);
+        }
+        test_level_free(&b, &p);
+    }
+    free(keys);
+    free(costs);
+    collection_free(&c);
+    return compared;
+}
+
+TEST(goalsets_sets_match_bfs_microban)
+{
+    const char *path = test_shared_level("microban155.xsb");
+    if (!path)
+        SKIP("shared microban155.xsb not found");
+    int compared = check_sets(path, test_quick() ? 20 : 80, 4);
+    CHECK(compared >= (test_quick() ? 10 : 40));
+    if (getenv("KEEPER_TEST_COUNTS"))
+        printf("  goalsets: %d patterns' sets compared with BFS\n", compared);
+}
+
+/* Bigger boards, where a box's nearest goal can fall by more than one in a
+ * push (the best over the player's sides): the search must take the least
+ * f queued, not only the least not yet passed. */
+TEST(goalsets_sets_match_bfs_xsokoban)
+{
+    const char *path = test_shared_level("xsokoban90.xsb");
+    if (!path)
+        SKIP("shared xsokoban90.xsb not found");
+    int compared = check_sets(path, test_quick() ? 2 : 4, 3);
+    CHECK(compared >= 1);
+    if (getenv("KEEPER_TEST_COUNTS"))
+        printf("  goalsets (xsokoban): %d patterns' sets compared with BFS\n", compared);
+}
+
 static astar_config with_goalsets(uint32_t bound)
 {
     astar_config c = {.optimal = 1, .weight = 1, .dead_squares = 1,
