@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""bench/bounds.py RESULTS.jsonl... [--best-known CSV] [--markdown]
+"""bench/bounds.py RESULTS.jsonl... [--best-known CSV] [--markdown] [--solutions OUT.csv]
 
 The push-optimal table over several runs of `keeper solve --optimal pushes
 --format jsonl` on one collection: per level the best proven lower bound,
 the fewest pushes of a solution found, whether that count is proven optimal
 (and by which run, in how many seconds), and the shared best-known pushes.
+Runs of `keeper optimize --metric pushes --format jsonl` count too (their
+"after" pushes, solutions without a bound). --solutions writes, for the
+levels not proven, the solve runs' fewest-push solution as a CSV (level,
+lurd) that `keeper optimize` reads.
 
 A proven optimum must never exceed the pushes of any valid solution: the
 script checks every proven count against every solution of every run and
@@ -19,12 +23,16 @@ import sys
 
 
 def main(argv):
-    files, best_csv, markdown = [], None, False
+    files, best_csv, markdown, sol_out = [], None, False, None
     i = 0
     while i < len(argv):
         a = argv[i]
         if a == "--best-known":
             best_csv = argv[i + 1]
+            i += 2
+            continue
+        if a == "--solutions":
+            sol_out = argv[i + 1]
             i += 2
             continue
         if a == "--markdown":
@@ -48,7 +56,13 @@ def main(argv):
         for line in open(f):
             d = json.loads(line)
             k = d["index"]
-            e = lv.setdefault(k, {"lb": None, "sol": None, "proven": None, "by": None, "secs": None})
+            e = lv.setdefault(k, {"lb": None, "sol": None, "proven": None, "by": None, "secs": None,
+                                  "lurd": None, "lurd_p": None})
+            if "after" in d:  # keeper optimize: a solution, no bound
+                p = d["after"].get("pushes")
+                if d.get("status") in ("optimized", "unchanged") and p and (e["sol"] is None or p < e["sol"]):
+                    e["sol"] = p
+                continue
             lb = d.get("lower_bound")
             if d.get("optimal") and d.get("pushes"):
                 lb = d["pushes"]
@@ -63,6 +77,9 @@ def main(argv):
             p = d.get("pushes")
             if d.get("status") == "solved" and p and (e["sol"] is None or p < e["sol"]):
                 e["sol"] = p
+            if d.get("status") == "solved" and p and d.get("solution") and \
+                    (e["lurd_p"] is None or p < e["lurd_p"]):
+                e["lurd"], e["lurd_p"] = d["solution"], p
     bad = 0
     for k, e in sorted(lv.items()):
         for ub, what in ((e["sol"], "a solution"), (best.get(k), "the best known")):
@@ -71,6 +88,13 @@ def main(argv):
                       file=sys.stderr)
                 bad = 1
     proven = sorted(k for k, e in lv.items() if e["proven"] is not None)
+    if sol_out:
+        with open(sol_out, "w", newline="") as fo:
+            w = csv.writer(fo)
+            w.writerow(["level", "lurd"])
+            for k, e in sorted(lv.items()):
+                if e["proven"] is None and e["lurd"]:
+                    w.writerow([k, e["lurd"]])
     if markdown:
         print("| level | lower bound | our fewest pushes | proven | best known |")
         print("|---:|---:|---:|---|---:|")

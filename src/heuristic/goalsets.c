@@ -503,6 +503,17 @@ static void try_pattern(goalsets *g, gs_search *sr, lowerbound *lb, const positi
         pattern_free(t);
 }
 
+size_t goalsets_scratch_bytes(const board *b, int limit)
+{
+    size_t lim = (size_t)MAX(limit, 1), tcap = 1;
+    while (tcap < 2 * lim + 2)
+        tcap <<= 1;
+    return tcap * (sizeof(uint64_t) + sizeof(uint16_t)) +
+           2 * lim * (sizeof(uint64_t) + sizeof(uint16_t) + 2 * sizeof(uint32_t)) +
+           sizeof(uint32_t) * GS_FMAX +
+           (size_t)b->nsq * (sizeof(uint16_t) + sizeof(uint32_t) + sizeof(sq_t) + sizeof(int16_t));
+}
+
 int goalsets_build(goalsets *g, const board *b, lowerbound *lb, int k, int limit,
                    int64_t deadline_ns, const movelist *seed)
 {

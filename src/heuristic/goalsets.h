@@ -77,6 +77,10 @@ int goalsets_build(goalsets *g, const board *b, lowerbound *lb, int k, int limit
                    int64_t deadline_ns, const struct moves *seed);
 void goalsets_free(goalsets *g);
 
+/* The bytes goalsets_build allocates for its searches while it runs (freed
+ * before it returns): the caller charges them to its budget around it. */
+size_t goalsets_scratch_bytes(const board *b, int limit);
+
 /* Whether some pattern held in p (boxes on its squares, the player in its
  * region) shows that p needs at least `need` pushes: s is p's solved
  * matching (lb), t0 and t scratch of the same size. */

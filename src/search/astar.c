@@ -839,9 +839,13 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
         a->root = root;
         if (cfg->optimal)
             out->st.best_lower_bound = h; /* the root's bound, before the setup below */
-        if (cfg->goal_sets && cfg->optimal && cfg->matching) {
+        /* the build's searches are charged while they run; without room
+         * for them the search goes without patterns */
+        size_t gscratch = goalsets_scratch_bytes(b, ASTAR_GOALSET_LIMIT);
+        if (cfg->goal_sets && cfg->optimal && cfg->matching && mem_take(mem, gscratch)) {
             goalsets_build(&a->gs, b, &w->lb, cfg->goal_sets, ASTAR_GOALSET_LIMIT,
                            lim->deadline_ns, cfg->bound ? cfg->seed : NULL);
+            mem_give(mem, gscratch);
             if (!mem_take(mem, a->gs.held))
                 goalsets_free(&a->gs); /* no room: the search goes without */
             out->st.goalset_patterns = (uint64_t)a->gs.n;
