@@ -4,6 +4,7 @@
 #include "../search/moveopt.h"
 #include "../search/rev.h"
 #include "../search/pathbuild.h"
+#include "../heuristic/goalsets.h"
 #include "../analysis/distance.h"
 #include "../analysis/zones.h"
 #include "../deadlock/freeze.h"
@@ -836,6 +837,8 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
     memset(&zst, 0, sizeof zst);
     movelist seed; /* push-optimal mode: the seed solution (--optimal-seed) */
     moves_init(&seed);
+    goalsets gsets; /* push-optimal mode: --goal-sets, built after the seed */
+    memset(&gsets, 0, sizeof gsets);
     uint32_t seed_pushes = 0;
     if (o->dead_squares && start_dead(&b)) {
         out.stop = STOP_EXHAUSTED;
@@ -857,6 +860,22 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             sc.astar.seed = seed_pushes ? &seed : NULL;
             if (lim->max_nodes)
                 alim.max_nodes = lim->max_nodes > zst.nodes ? lim->max_nodes - zst.nodes : 1;
+        }
+        /* the goal-set patterns, once for both searches below (they cut
+         * only under the seed's bound) */
+        if (o->optimal == 1 && sc.astar.goal_sets) {
+            if (seed_pushes) {
+                /* at most a quarter of the time left: the searches need
+                 * the rest (a safety cap: XSokoban's builds take 0.1-5 s
+                 * of 120) */
+                search_limits gl = alim;
+                int64_t now = timer_now_ns();
+                if (gl.deadline_ns)
+                    gl.deadline_ns = now + MAX(gl.deadline_ns - now, 0) / 4;
+                if (!gl.deadline_ns || gl.deadline_ns > now)
+                    astar_patterns(&b, &sc.astar, &gl, &mem, &gsets, &zst);
+            }
+            sc.astar.patterns = &gsets;
         }
         int plain_done = 0;
         if (o->optimal == 1 && o->optimal_plain > 0 && sc.astar.dl.corrals)
@@ -928,6 +947,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             res->lower_bound = (long)res->st.best_lower_bound; /* with --optimal-plain's */
     }
     moves_free(&seed);
+    astar_patterns_free(&gsets, &mem);
     push_seq_free(&out.pushes);
     board_free(&b);
     res->seconds = timer_seconds_since(t0);

@@ -125,7 +125,9 @@ struct astar {
     atomic_int mu;   /* the lock (lock, unlock) */
     atomic_int done; /* a worker has ended the search (a->stop says why) */
     uint32_t root;
-    goalsets gs;     /* cfg->goal_sets: patterns of a few boxes per goal set */
+    goalsets gs;     /* cfg->goal_sets: patterns of a few boxes per goal set
+                        (built here when the caller gave none) */
+    const goalsets *gsp; /* the patterns searched: cfg->patterns or &gs */
     int lend_ok;     /* worker 0 may still borrow a thread */
     uint32_t lend_tick;
     spare_task task; /* the lent thread's */
@@ -469,10 +471,10 @@ static int make_child(aworker *w, uint32_t n, int depth, int i, sq_t from, sq_t 
         pos_undo(p, &u);
         return 0;
     }
-    if (a->gs.n && a->cfg->bound && (int64_t)a->cfg->bound - (int64_t)ng > h64) {
+    if (a->gsp && a->gsp->n && a->cfg->bound && (int64_t)a->cfg->bound - (int64_t)ng > h64) {
         /* only a raise that lifts g + h to the bound cuts (penalty_cut) */
         w->st->goalset_tests++;
-        if (goalsets_cut(&a->gs, p, &w->lb, &w->sols[depth + 1], &w->gsol, &w->gsol2,
+        if (goalsets_cut(a->gsp, p, &w->lb, &w->sols[depth + 1], &w->gsol, &w->gsol2,
                          (int64_t)a->cfg->bound - (int64_t)ng)) {
             w->st->goalset_cuts++;
             pos_undo(p, &u);
@@ -691,6 +693,37 @@ static int expand(aworker *w, uint32_t n, int depth)
     return 0;
 }
 
+int astar_patterns(const board *b, const astar_config *cfg, const search_limits *lim,
+                   membudget *mem, goalsets *gs, stats *st)
+{
+    memset(gs, 0, sizeof *gs);
+    if (!cfg->goal_sets || !cfg->optimal || !cfg->matching)
+        return 0;
+    lowerbound lb;
+    if (lb_init(&lb, b, cfg->matching, mem) != 0)
+        return 0;
+    size_t scratch = goalsets_scratch_bytes(b, ASTAR_GOALSET_LIMIT);
+    if (mem_take(mem, scratch)) {
+        goalsets_build(gs, b, &lb, cfg->goal_sets, ASTAR_GOALSET_LIMIT, lim->deadline_ns,
+                       cfg->bound ? cfg->seed : NULL);
+        mem_give(mem, scratch);
+        if (!mem_take(mem, gs->held))
+            goalsets_free(gs); /* no room: the searches go without */
+        st->goalset_patterns += (uint64_t)gs->n;
+        st->goalset_states += gs->states;
+        for (int i = 0; i < gs->n; i++)
+            st->goalset_gain = MAX(st->goalset_gain, (uint64_t)gs->pat[i].gain);
+    }
+    lb_free(&lb);
+    return gs->n;
+}
+
+void astar_patterns_free(goalsets *gs, membudget *mem)
+{
+    mem_give(mem, gs->held);
+    goalsets_free(gs);
+}
+
 /* ---------------------------------------------------------- driver */
 
 /* Sets up worker w of search a: its board at the level's start, its own
@@ -842,7 +875,10 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
         /* the build's searches are charged while they run; without room
          * for them the search goes without patterns */
         size_t gscratch = goalsets_scratch_bytes(b, ASTAR_GOALSET_LIMIT);
-        if (cfg->goal_sets && cfg->optimal && cfg->matching && mem_take(mem, gscratch)) {
+        if (cfg->patterns) {
+            a->gsp = cfg->patterns; /* the caller's, counted by the caller */
+        } else if (cfg->goal_sets && cfg->optimal && cfg->matching && mem_take(mem, gscratch)) {
+            a->gsp = &a->gs;
             goalsets_build(&a->gs, b, &w->lb, cfg->goal_sets, ASTAR_GOALSET_LIMIT,
                            lim->deadline_ns, cfg->bound ? cfg->seed : NULL);
             mem_give(mem, gscratch);

@@ -49,12 +49,28 @@ typedef struct astar_config {
                          of the player's piece (lb_row) */
     const struct moves *seed; /* with bound: the known solution's moves,
                          whose detours give goal-set patterns too (or NULL) */
+    const struct goalsets *patterns; /* goal-set patterns the caller built
+                         (goalsets_build, with this bound's seed), read by
+                         the search instead of building its own: one build
+                         for the searches of a level. NULL: its own when
+                         goal_sets says so */
     uint32_t bound;   /* optimal mode: the pushes of a known solution (0 =
                          none). A position whose g + h reaches it is not
                          stored (h is admissible: every solution through it
                          has at least that many pushes), and an exhausted
                          search proves the known solution optimal */
 } astar_config;
+
+/* Builds the goal-set patterns of cfg (cfg->goal_sets boxes; the seed's
+ * detours with cfg->bound) into gs, for searches to share through
+ * cfg->patterns: with its own matching tables, its scratch and the
+ * patterns charged to mem (none when they do not fit), within lim's
+ * deadline; adds its counters to st. Returns the patterns kept. Free with
+ * astar_patterns_free. */
+struct stats;
+int astar_patterns(const board *b, const astar_config *cfg, const search_limits *lim,
+                   membudget *mem, struct goalsets *gs, struct stats *st);
+void astar_patterns_free(struct goalsets *gs, membudget *mem);
 
 /* Searches from the level's start. `b` must have been analysed
  * (distance_analyze). Fills `out`. */
