@@ -43,6 +43,10 @@ typedef struct gs_search {
     uint32_t *enext, *efree;
     uint32_t ne, nfree, elimit;
     int64_t deadline_ns; /* 0: none; polled every GS_POLL positions */
+    uint64_t stop_key;   /* a set whose cost at most stop_cost ends the
+                            search: the pattern cannot raise its position */
+    int stop_cost;       /* -1: none */
+    int stopped;         /* the last search ended so */
     int16_t *goal_of; /* [nsq] goal index, -1 */
 } gs_search;
 
@@ -220,6 +224,7 @@ static int search_sets(gs_search *s, gs_pattern *t, sq_t player)
     s->nq = 0;
     s->ne = 0;
     s->nfree = 0;
+    s->stopped = 0;
     sq_t bx[GS_MAX_BOXES], nbx[GS_MAX_BOXES], pl;
     place(s, t->sq, 0);
     sq_t norm = flood(s, player);
@@ -269,7 +274,12 @@ static int search_sets(gs_search *s, gs_pattern *t, sq_t player)
             uint16_t gi[GS_MAX_BOXES]; /* ascending, as the squares and goals are */
             for (int j = 0; j < k; j++)
                 gi[j] = (uint16_t)s->goal_of[bx[j]];
-            if (seen_put(&seen, set_key(gi, k))) {
+            uint64_t sk = set_key(gi, k);
+            if (sk == s->stop_key && g <= s->stop_cost) {
+                s->stopped = 1; /* the pattern raises nothing: no use going on */
+                break;
+            }
+            if (seen_put(&seen, sk)) {
                 if (nsets == capsets) {
                     capsets *= 2;
                     cost = xrealloc(cost, sizeof(uint16_t) * (size_t)capsets);
@@ -490,7 +500,29 @@ static void try_pattern(goalsets *g, gs_search *sr, lowerbound *lb, const positi
     t->k = k;
     memcpy(t->sq, pick, sizeof(sq_t) * (size_t)k);
     t->region = xmalloc((size_t)b->nsq);
-    int ok = search_sets(sr, t, p->player) == 0;
+    /* The goals G* that p's matching gives the pattern's boxes, and their
+     * share of it: the pattern's h' is at most c(G*) + m - share (the
+     * others keep their goals outside G*), so once the search finds G*
+     * within `share` pushes the pattern cannot raise p and is dropped. */
+    sr->stop_cost = -1;
+    if (m != LB_INF) {
+        uint16_t gi[GS_MAX_BOXES];
+        int64_t share = 0;
+        int all = 1;
+        for (int j = 0; j < k && all; j++) {
+            int box = p->box_at[pick[j]];
+            int col = s->col[box + 1];
+            all = col != 0;
+            gi[j] = (uint16_t)(col - 1);
+            share += lb_assigned(lb, s, box);
+        }
+        if (all) {
+            sort_sq(gi, k);
+            sr->stop_key = set_key(gi, k);
+            sr->stop_cost = (int)MIN(share, (int64_t)GS_FMAX);
+        }
+    }
+    int ok = search_sets(sr, t, p->player) == 0 && !sr->stopped;
     g->states += sr->nq;
     if (ok) {
         int64_t v = goalsets_value(g, g->n, p, lb, s, t0, t1, INT64_MAX);
