@@ -399,7 +399,8 @@ static astar_config with_goalsets(uint32_t bound)
  * of the optimum's pushes (a cut that lost every optimal solution would
  * leave it none below the bound), and under the optimum itself proves that
  * none is shorter. */
-static void check_astar(const char *path, int first, int count, int *decided, int *with_cuts)
+static void check_astar(const char *path, int first, int count, int *decided, int *with_cuts,
+                        int *shared)
 {
     collection c;
     if (collection_load(&c, path) != 0) {
@@ -429,6 +430,34 @@ static void check_astar(const char *path, int first, int count, int *decided, in
                 mem_init(&m2, 1ULL << 30);
                 search_outcome oa;
                 astar_solve(&b, &cfg, &lim, &m2, &oa);
+                /* the same patterns built by the caller and shared
+                 * (astar_patterns, cfg.patterns): the same search (the
+                 * patterns compared where A* built its own: not when the
+                 * root's bound reaches the bound at once) */
+                {
+                    membudget m3;
+                    mem_init(&m3, 1ULL << 30);
+                    goalsets gs;
+                    stats gst;
+                    memset(&gst, 0, sizeof gst);
+                    astar_patterns(&b, &cfg, &lim, &m3, &gs, &gst);
+                    astar_config c2 = cfg;
+                    c2.patterns = &gs;
+                    search_outcome o2;
+                    astar_solve(&b, &c2, &lim, &m3, &o2);
+                    if (o2.solved != oa.solved || o2.stop != oa.stop ||
+                        o2.st.nodes != oa.st.nodes || o2.st.goalset_cuts != oa.st.goalset_cuts ||
+                        (oa.st.nodes && gst.goalset_patterns != oa.st.goalset_patterns))
+                        test_fail(__FILE__, __LINE__,
+                                  "%s level %d: shared patterns %llu nodes %llu cuts, own %llu, %llu",
+                                  path, li + 1, (unsigned long long)o2.st.nodes,
+                                  (unsigned long long)o2.st.goalset_cuts,
+                                  (unsigned long long)oa.st.nodes,
+                                  (unsigned long long)oa.st.goalset_cuts);
+                    (*shared)++;
+                    push_seq_free(&o2.pushes);
+                    astar_patterns_free(&gs, &m3);
+                }
                 if (above) {
                     long got = -1;
                     if (oa.solved) {
@@ -466,12 +495,13 @@ TEST(astar_optimal_goalsets_match_bfs_microban)
     const char *path = test_shared_level("microban155.xsb");
     if (!path)
         SKIP("shared microban155.xsb not found");
-    int decided = 0, with_cuts = 0;
+    int decided = 0, with_cuts = 0, shared = 0;
     /* the quick sample (sanitizers) takes levels 31-45, which hold cuts
      * (34, 35, 36); the full one 1-60 */
     int first = test_quick() ? 30 : 0, count = test_quick() ? 15 : 60;
-    check_astar(path, first, count, &decided, &with_cuts);
+    check_astar(path, first, count, &decided, &with_cuts, &shared);
     CHECK(decided >= count * 8 / 10);
+    CHECK(shared >= decided);
     CHECK(with_cuts > 0); /* the patterns cut something in the sample */
     if (getenv("KEEPER_TEST_COUNTS"))
         printf("  goalsets A*: %d levels decided, %d with cuts\n", decided, with_cuts);
@@ -479,7 +509,8 @@ TEST(astar_optimal_goalsets_match_bfs_microban)
 
 TEST(astar_optimal_goalsets_demo_levels)
 {
-    int decided = 0, with_cuts = 0;
-    check_astar("levels/demo.xsb", 0, 100, &decided, &with_cuts);
+    int decided = 0, with_cuts = 0, shared = 0;
+    check_astar("levels/demo.xsb", 0, 100, &decided, &with_cuts, &shared);
     CHECK(decided > 0);
+    CHECK(shared >= decided);
 }
