@@ -23,7 +23,7 @@
 /* Positions a pattern's search takes between looks at the clock. */
 #define GS_POLL 1024
 
-/* The breadth-first search of k boxes alone: states packed in 64 bits (k
+/* The best-first search of k boxes alone: states packed in 64 bits (k
  * squares of 12 bits, ascending, then the normalized player). */
 typedef struct gs_search {
     const board *b;

@@ -2,9 +2,9 @@
  * mode, --goal-sets; bench/README.md, "A few boxes per set of goals").
  *
  * Take k boxes P of the level's start (a box and its k-1 nearest) and
- * remove every other box. A breadth-first search of P alone with the
- * player gives, for each set G of k goals, the fewest pushes c(G) that put
- * P exactly on G (sets it does not reach within its depth need at least
+ * remove every other box. A best-first search of P alone with the player
+ * (goalsets.c, search_sets) gives, for each set G of k goals, the fewest
+ * pushes c(G) that put P exactly on G (sets it does not list need at least
  * `cap`). In any position holding boxes on P's squares, with the player in
  * the region he has on the board holding P alone, a solution's pushes of
  * those k boxes, the others' dropped, fill some set G in the reduced
