@@ -308,9 +308,7 @@ static int search_sets(gs_search *s, gs_pattern *t, sq_t player)
                 }
             }
         }
-        int h = 0;
-        for (int j = 0; j < k; j++)
-            h += b->near_dist[bx[j]];
+        int h = fmin - g; /* queued at f = g + h */
         for (int c = 0; c < np; c++) {
             int nf = g + 1 + h - b->near_dist[pf[c]] + b->near_dist[pt[c]];
             if (nf >= GS_FMAX)

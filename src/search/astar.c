@@ -872,22 +872,11 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
         a->root = root;
         if (cfg->optimal)
             out->st.best_lower_bound = h; /* the root's bound, before the setup below */
-        /* the build's searches are charged while they run; without room
-         * for them the search goes without patterns */
-        size_t gscratch = goalsets_scratch_bytes(b, ASTAR_GOALSET_LIMIT);
         if (cfg->patterns) {
             a->gsp = cfg->patterns; /* the caller's, counted by the caller */
-        } else if (cfg->goal_sets && cfg->optimal && cfg->matching && mem_take(mem, gscratch)) {
+        } else if (cfg->goal_sets) {
+            astar_patterns(b, cfg, lim, mem, &a->gs, &out->st); /* its own */
             a->gsp = &a->gs;
-            goalsets_build(&a->gs, b, &w->lb, cfg->goal_sets, ASTAR_GOALSET_LIMIT,
-                           lim->deadline_ns, cfg->bound ? cfg->seed : NULL);
-            mem_give(mem, gscratch);
-            if (!mem_take(mem, a->gs.held))
-                goalsets_free(&a->gs); /* no room: the search goes without */
-            out->st.goalset_patterns = (uint64_t)a->gs.n;
-            out->st.goalset_states = a->gs.states;
-            for (int i = 0; i < a->gs.n; i++)
-                out->st.goalset_gain = MAX(out->st.goalset_gain, (uint64_t)a->gs.pat[i].gain);
         }
         out->st.nodes = 1;
         undo_rec none = {0, 0, 0, 0};
@@ -1118,8 +1107,7 @@ void astar_end(astar *a)
     ol_free(&a->open[1]);
     nodes_free(&a->ns);
     worker_free(a, &a->w0);
-    mem_give(a->mem, a->gs.held);
-    goalsets_free(&a->gs);
+    astar_patterns_free(&a->gs, a->mem);
     packing_free(&a->pk);
     free(a->rank);
     free(a->room_next);
