@@ -28,6 +28,15 @@
 /* Depth-first extensions nest at most this deep; deeper children are
  * queued like the others. */
 #define MAX_EXT_DEPTH 48
+/* Optimal mode: positions a pop's depth-first extensions may store before
+ * its children go to the open list. Inside the layer of the optimum the
+ * open list's order (lowest h first) finds a solution; a depth-first walk
+ * from a shallow node can store the whole layer below it first (keeper
+ * bench's B4 Loading Dock, its layers below deferred by --goal-layers:
+ * over 1,000,000 positions against 37,193 with this limit). */
+#ifndef ASTAR_EXT_NODES
+#define ASTAR_EXT_NODES 1000
+#endif
 
 /* Packing macros: boxes tried per goal (nearest first), and the most
  * pushes a macro may take beyond the box's lone distance to the goal. */
@@ -76,6 +85,8 @@ typedef struct aworker {
     pstack path;         /* the pushes on the board, from the root */
     int cq;              /* the open list the expanded node came from */
     uint32_t fmin;       /* f of the node being expanded */
+    uint64_t ext_end;    /* depth-first extensions stop once st->nodes
+                            reaches this (ASTAR_EXT_NODES after the pop) */
     uint32_t gexp[MAX_EXT_DEPTH + 2]; /* g of the node expanded at each depth */
     uint32_t checks;     /* expansions since the last limit check */
     deadline_poll dpoll; /* the clock between checks */
@@ -472,10 +483,30 @@ static int make_child(aworker *w, uint32_t n, int depth, int i, sq_t from, sq_t 
         return 0;
     }
     if (a->gsp && a->gsp->n && a->cfg->bound && (int64_t)a->cfg->bound - (int64_t)ng > h64) {
-        /* only a raise that lifts g + h to the bound cuts (penalty_cut) */
+        /* Two raises count: one that lifts g + h to the bound cuts (as
+         * penalty_cut); one that lifts a child of the layer being expanded
+         * (f = fmin) past it defers the child to a later layer, h' stored
+         * as its h (admissible whatever path reaches it; f keeps its
+         * parity, every bound here counting pushes, so the next layer is
+         * fmin + 2). Under a loose seed the first rarely happens; the
+         * second empties the layers below the optimum (XSokoban 82: a
+         * seed of 157 pushes, proven optimal at 143 in 116 s with 249,714
+         * children deferred; without, the bound stays at 141 at 120 s). */
+        int64_t need = (int64_t)a->cfg->bound - (int64_t)ng;
+        int64_t lay = (int64_t)w->fmin + 2 - (int64_t)ng;
+        lb_sol *cs = &w->sols[depth + 1];
         w->st->goalset_tests++;
-        if (goalsets_cut(a->gsp, p, &w->lb, &w->sols[depth + 1], &w->gsol, &w->gsol2,
-                         (int64_t)a->cfg->bound - (int64_t)ng)) {
+        if (a->cfg->goal_layers && h64 < lay && lay < need) {
+            if (goalsets_cut(a->gsp, p, &w->lb, cs, &w->gsol, &w->gsol2, lay)) {
+                if (goalsets_cut(a->gsp, p, &w->lb, cs, &w->gsol, &w->gsol2, need)) {
+                    w->st->goalset_cuts++;
+                    pos_undo(p, &u);
+                    return 0;
+                }
+                w->st->goalset_raises++;
+                h64 = lay;
+            }
+        } else if (goalsets_cut(a->gsp, p, &w->lb, cs, &w->gsol, &w->gsol2, need)) {
             w->st->goalset_cuts++;
             pos_undo(p, &u);
             return 0;
@@ -523,7 +554,7 @@ static int make_child(aworker *w, uint32_t n, int depth, int i, sq_t from, sq_t 
         return 1;
     }
     if (a->cfg->dfs_ext && f == w->fmin && depth + 1 < MAX_EXT_DEPTH && h != 0 &&
-        (a->budget == 0 || w->st->nodes < a->budget)) {
+        w->st->nodes < w->ext_end && (a->budget == 0 || w->st->nodes < a->budget)) {
         unlock(a);
         w->st->dfs_extensions++;
         pstack_push(&w->path, child, &u);
@@ -1006,6 +1037,7 @@ static int run_loop(aworker *w, uint64_t node_budget)
             break;
         }
         w->fmin = f;
+        w->ext_end = cfg->optimal ? w->st->nodes + ASTAR_EXT_NODES : UINT64_MAX;
         if (!o && f > out->st.best_lower_bound)
             out->st.best_lower_bound = f;
         lb_solve(&w->lb, &w->sols[0], box_rows(w));

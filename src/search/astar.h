@@ -42,6 +42,9 @@ typedef struct astar_config {
     int check;        /* debug: check the position after every push */
     int penalties;    /* optimal mode: the bound raised by a search of the
                          pushed box and its neighbours alone (penalty.h) */
+    int goal_layers;  /* optimal mode, with goal_sets: a child of the layer
+                         being expanded that a pattern lifts past it is
+                         stored with the lifted h (else patterns only cut) */
     int goal_sets;    /* optimal mode: patterns of this many boxes of the
                          start, per set of goals they fill (goalsets.h);
                          0 = none */
