@@ -496,17 +496,22 @@ static int make_child(aworker *w, uint32_t n, int depth, int i, sq_t from, sq_t 
         int64_t lay = (int64_t)w->fmin + 2 - (int64_t)ng;
         lb_sol *cs = &w->sols[depth + 1];
         w->st->goalset_tests++;
+        int cut;
         if (a->cfg->goal_layers && h64 < lay && lay < need) {
-            if (goalsets_cut(a->gsp, p, &w->lb, cs, &w->gsol, &w->gsol2, lay)) {
-                if (goalsets_cut(a->gsp, p, &w->lb, cs, &w->gsol, &w->gsol2, need)) {
-                    w->st->goalset_cuts++;
-                    pos_undo(p, &u);
-                    return 0;
+            /* the test at the bound only where the layer's passes (a
+             * threshold test: one call cannot answer both) */
+            cut = goalsets_cut(a->gsp, p, &w->lb, cs, &w->gsol, &w->gsol2, lay);
+            if (cut) {
+                cut = goalsets_cut(a->gsp, p, &w->lb, cs, &w->gsol, &w->gsol2, need);
+                if (!cut) {
+                    w->st->goalset_raises++;
+                    h64 = lay;
                 }
-                w->st->goalset_raises++;
-                h64 = lay;
             }
-        } else if (goalsets_cut(a->gsp, p, &w->lb, cs, &w->gsol, &w->gsol2, need)) {
+        } else {
+            cut = goalsets_cut(a->gsp, p, &w->lb, cs, &w->gsol, &w->gsol2, need);
+        }
+        if (cut) {
             w->st->goalset_cuts++;
             pos_undo(p, &u);
             return 0;
