@@ -30,6 +30,13 @@ void moves_add(movelist *mv, int dir, int push)
     mv->m[mv->n++] = (uint8_t)(dir | (push ? MOVE_PUSH : 0));
 }
 
+void moves_copy(movelist *dst, const movelist *src)
+{
+    dst->n = 0;
+    for (int i = 0; i < src->n; i++)
+        moves_add(dst, src->m[i] & 3, (src->m[i] & MOVE_PUSH) != 0);
+}
+
 static int dir_of(char c, int *push)
 {
     switch (c) {

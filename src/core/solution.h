@@ -35,6 +35,8 @@ typedef struct moves {
 void moves_init(movelist *mv);
 void moves_free(movelist *mv);
 void moves_add(movelist *mv, int dir, int push);
+/* Makes dst (initialized) a copy of src. */
+void moves_copy(movelist *dst, const movelist *src);
 
 typedef struct sol_metrics {
     long moves, pushes, box_lines, box_changes, pushing_sessions, player_lines;

@@ -704,12 +704,14 @@ static int solve_by_zones(const level *lv, const board *b, const options *o,
  * deadline the share is of the node limit, or else of 20 s, and the
  * optimizer does not run (it stops on time, which would make node counts
  * under a node limit, keeper bench's, depend on the machine). Adds the fast
- * search's counters to *st. Returns its push count, or 0 when none was
- * found. */
+ * search's counters to *st; *settled tells whether the optimizer ran to its
+ * end (every method, again while one improved: more time would change
+ * nothing). Returns its push count, or 0 when none was found. */
 static uint32_t seed_solution(const level *lv, const board *b, const options *o,
                               const search_limits *lim, uint64_t mem_limit, movelist *mv,
-                              stats *st)
+                              stats *st, int *settled)
 {
+    *settled = 0;
     int64_t now = timer_now_ns();
     int64_t span = lim->deadline_ns ? lim->deadline_ns - now : (int64_t)20e9;
     if (span <= 0)
@@ -749,13 +751,103 @@ static uint32_t seed_solution(const level *lv, const board *b, const options *o,
             membudget om;
             mem_init(&om, mem_limit);
             opt_report rep;
-            optimize_solution(b, mv, &oc, &ol, &om, &rep);
+            *settled = optimize_solution(b, mv, &oc, &ol, &om, &rep) == 0 &&
+                       rep.stop == STOP_NONE;
         }
         replay_result rr;
         if (solution_replay(b, mv, &rr) && rr.m.pushes > 0)
             pushes = (uint32_t)rr.m.pushes;
     }
     solve_result_free(&fr);
+    return pushes;
+}
+
+/* Push-optimal mode, --optimal-refine: A*'s callback (astar_config's
+ * refine). A* proves layer by layer, and only the layers below the seed's
+ * pushes; once the proven lower bound is within REFINE_GAP pushes of the
+ * seed's, a shorter seed ends the proof at once when it reaches that bound
+ * (XSokoban 73: lower bound 441 at 21 s of 120; with a seed of 441 the
+ * search ends there, with 443 it walks the layer of 441 past 120 s
+ * without reaching a goal, while the optimizer takes a 443-push solution to
+ * 441 in 20-60 s). From then on the optimizer and A* take turns on this
+ * thread, the optimizer `share` of the time, its turns doubling from
+ * REFINE_FIRST_S seconds (the optimizer starts each turn with its quick
+ * methods, on the best seed so far). Once the optimizer has run to its end
+ * (the seed's, or a turn's: every method, again while one improved), more
+ * time would give the same seed, and no turn is taken (XSokoban 7, whose
+ * seed is settled: 15 s with the turns, as without; 32 s when they ran
+ * anyway). Its memory, at most half of what is
+ * free and REFINE_MEM, is taken from the level's budget for the turn: A*'s
+ * store and the optimizer's never pass the limit together. Without a
+ * deadline it never runs (the node counts under a node limit stay the
+ * machine's). */
+#define REFINE_GAP 2
+#define REFINE_FIRST_S 2.0
+#define REFINE_MEM ((uint64_t)1 << 30) /* the most an optimizer turn holds */
+
+typedef struct refine_ctx {
+    const board *b;
+    movelist *seed;   /* the seed, replaced by each shorter one */
+    membudget *mem;   /* the level's */
+    const search_limits *lim;
+    double share;
+    uint32_t pushes;  /* the seed's */
+    int settled;      /* the optimizer ran to its end on the seed: another
+                         turn would give the same */
+    double turn_s;    /* the next optimizer turn's length */
+    int64_t next_ns;  /* when it starts (0: not triggered yet) */
+    stats *st;
+} refine_ctx;
+
+static uint32_t refine_seed(void *arg, uint32_t lower, uint32_t bound)
+{
+    refine_ctx *r = arg;
+    if (!r->lim->deadline_ns || r->settled || lower + REFINE_GAP < bound)
+        return bound;
+    int64_t now = timer_now_ns();
+    double a_turn = r->turn_s * (1 - r->share) / r->share; /* A*'s turn before it */
+    if (!r->next_ns) {
+        r->next_ns = now + (int64_t)(a_turn * 1e9);
+        return bound;
+    }
+    if (now < r->next_ns)
+        return bound;
+    double left = (double)(r->lim->deadline_ns - now) / 1e9;
+    double t = MIN(r->turn_s, left * r->share);
+    r->turn_s *= 2;
+    r->next_ns = now + (int64_t)((t + r->turn_s * (1 - r->share) / r->share) * 1e9);
+    if (t < 0.05)
+        return bound;
+    uint64_t room = REFINE_MEM;
+    if (r->mem->limit)
+        room = MIN(room, (r->mem->limit - MIN(r->mem->limit, r->mem->used)) / 2);
+    if (r->mem->limit && (room < ((uint64_t)1 << 24) || !mem_take(r->mem, room)))
+        return bound; /* no room beside A*'s store */
+    opt_config oc;
+    opt_config_default(&oc);
+    oc.metric = OPT_PUSHES;
+    search_limits ol;
+    search_limits_start(&ol, t);
+    ol.interrupt = r->lim->interrupt;
+    membudget om;
+    mem_init(&om, room);
+    opt_report rep;
+    movelist mv;
+    moves_init(&mv);
+    moves_copy(&mv, r->seed);
+    uint32_t pushes = bound;
+    if (optimize_solution(r->b, &mv, &oc, &ol, &om, &rep) == 0) {
+        r->settled = rep.stop == STOP_NONE;
+        replay_result rr;
+        if (solution_replay(r->b, &mv, &rr) && rr.m.pushes > 0 && (uint32_t)rr.m.pushes < bound) {
+            pushes = r->pushes = (uint32_t)rr.m.pushes;
+            moves_copy(r->seed, &mv);
+        }
+    }
+    moves_free(&mv);
+    if (r->mem->limit)
+        mem_give(r->mem, room);
+    r->st->refine_ms += (uint64_t)(t * 1000);
     return pushes;
 }
 
@@ -841,6 +933,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
     goalsets gsets; /* push-optimal mode: --goal-sets, built after the seed */
     memset(&gsets, 0, sizeof gsets);
     uint32_t seed_pushes = 0;
+    int seed_settled = 0; /* the seed's optimizer ran to its end */
     if (o->dead_squares && start_dead(&b)) {
         out.stop = STOP_EXHAUSTED;
     } else if (o->zones && o->search != 1 && !o->optimal && o->strategy == 2 &&
@@ -856,7 +949,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
         driver_configs(o, &sc);
         search_limits alim = *lim; /* A*'s: the node limit less the seed's positions */
         if (o->optimal == 1 && o->optimal_seed > 0) {
-            seed_pushes = seed_solution(lv, &b, o, lim, mem_limit, &seed, &zst);
+            seed_pushes = seed_solution(lv, &b, o, lim, mem_limit, &seed, &zst, &seed_settled);
             sc.astar.bound = seed_pushes;
             sc.astar.seed = seed_pushes ? &seed : NULL;
             if (lim->max_nodes)
@@ -878,6 +971,13 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             }
             sc.astar.patterns = &gsets;
         }
+        refine_ctx rc = {.b = &b, .seed = &seed, .mem = &mem, .lim = lim,
+                         .share = o->optimal_refine, .pushes = seed_pushes,
+                         .settled = seed_settled, .turn_s = REFINE_FIRST_S, .st = &zst};
+        if (o->optimal == 1 && seed_pushes && o->optimal_refine > 0) {
+            sc.astar.refine = refine_seed;
+            sc.astar.refine_arg = &rc;
+        }
         int plain_done = 0;
         if (o->optimal == 1 && o->optimal_plain > 0 && sc.astar.dl.corrals)
             plain_done = plain_astar(&b, &sc.astar, &alim, o->optimal_plain, &mem, &out, &zst);
@@ -888,6 +988,8 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
                                  .fixed = (int)o->fixed, .bound = (int)o->matching};
             moveopt_solve(&b, &mc, lim, &mem, &out);
         } else if (o->optimal || o->strategy == 0) {
+            if (sc.astar.bound)
+                sc.astar.bound = rc.pushes; /* shortened during plain_astar */
             astar_solve(&b, &sc.astar, &alim, &mem, &out);
         } else if (o->strategy == 1) {
             fess_solve(&b, &sc.fess, lim, &mem, &out);

@@ -388,18 +388,14 @@ int optimize_solution(const board *b, movelist *mv, const opt_config *cfg, searc
     s.m = rr.m;
     moves_init(&s.best);
     moves_init(&s.cand);
-    for (int i = 0; i < mv->n; i++)
-        moves_add(&s.best, mv->m[i] & 3, (mv->m[i] & MOVE_PUSH) != 0);
+    moves_copy(&s.best, mv);
     sol_trace_build(&s.tr, b, &s.best);
     /* The steps of a pass, again while a pass improves. */
     opt_step steps[OPT_MAX_STEPS];
     int nsteps = plan_steps(b, cfg, steps);
     run_passes(&s, steps, nsteps);
-    if (metrics_cmp(&s.m, &rr.m, cfg->metric) < 0) {
-        mv->n = 0;
-        for (int i = 0; i < s.best.n; i++)
-            moves_add(mv, s.best.m[i] & 3, (s.best.m[i] & MOVE_PUSH) != 0);
-    }
+    if (metrics_cmp(&s.m, &rr.m, cfg->metric) < 0)
+        moves_copy(mv, &s.best);
     solution_replay(b, mv, &rr);
     rep->after = rr.m;
     sol_trace_free(&s.tr);

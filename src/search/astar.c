@@ -142,7 +142,17 @@ struct astar {
     int lend_ok;     /* worker 0 may still borrow a thread */
     uint32_t lend_tick;
     spare_task task; /* the lent thread's */
+    _Atomic uint32_t bound; /* cfg->bound, lowered by cfg->refine (a shorter
+                               known solution): read by both workers */
+    uint32_t refine_tick;
 };
+
+/* The pushes of the best known solution (0 = none): cfg->bound, or what
+ * cfg->refine lowered it to. */
+static inline uint32_t bound_of(const astar *a)
+{
+    return atomic_load_explicit(&a->bound, memory_order_relaxed);
+}
 
 static void try_lend(astar *a);
 
@@ -325,7 +335,7 @@ static int penalty_cut(aworker *w, int depth, sq_t to, uint32_t g, int64_t h)
     astar *a = w->a;
     const board *b = a->b;
     const position *p = &w->pos;
-    int64_t need = (int64_t)a->cfg->bound - (int64_t)g - h; /* the raise that cuts */
+    int64_t need = (int64_t)bound_of(a) - (int64_t)g - h; /* the raise that cuts */
     if (need <= 0 || need > ASTAR_PENALTY_MAX_RAISE)
         return 0;
     sq_t kept[ASTAR_PENALTY_BOXES];
@@ -354,7 +364,7 @@ static int penalty_cut(aworker *w, int depth, sq_t to, uint32_t g, int64_t h)
     if (rest == LB_INF)
         return 1;
     w->st->penalty_raised++;
-    return (uint64_t)g + (uint64_t)L + (uint64_t)rest >= a->cfg->bound;
+    return (uint64_t)g + (uint64_t)L + (uint64_t)rest >= bound_of(a);
 }
 
 /* The child reached stored node ex again (under the lock), with ng pushes
@@ -419,10 +429,11 @@ static int make_child(aworker *w, uint32_t n, int depth, int i, sq_t from, sq_t 
      * push generated in thirteen). Without a bound duplicates are found
      * first, as they cost no matching. */
     int64_t h64 = -1;
-    if (a->cfg->bound) {
+    uint32_t bound = bound_of(a);
+    if (bound) {
         h64 = child_bound(w, depth, i, to);
         int cut = h64 == LB_INF;
-        if (!cut && (uint64_t)ng + (uint64_t)h64 >= a->cfg->bound) {
+        if (!cut && (uint64_t)ng + (uint64_t)h64 >= bound) {
             w->st->cut_bound++;
             cut = 1;
         }
@@ -477,12 +488,12 @@ static int make_child(aworker *w, uint32_t n, int depth, int i, sq_t from, sq_t 
         pos_undo(p, &u);
         return 0;
     }
-    if (a->cfg->penalties && a->cfg->bound && penalty_cut(w, depth, to, ng, h64)) {
+    if (a->cfg->penalties && bound && penalty_cut(w, depth, to, ng, h64)) {
         w->st->penalty_cuts++;
         pos_undo(p, &u);
         return 0;
     }
-    if (a->gsp && a->gsp->n && a->cfg->bound && (int64_t)a->cfg->bound - (int64_t)ng > h64) {
+    if (a->gsp && a->gsp->n && bound && (int64_t)bound - (int64_t)ng > h64) {
         /* Two raises count: one that lifts g + h to the bound cuts (as
          * penalty_cut); one that lifts a child of the layer being expanded
          * (f = fmin) past it defers the child to a later layer, h' stored
@@ -492,7 +503,7 @@ static int make_child(aworker *w, uint32_t n, int depth, int i, sq_t from, sq_t 
          * second empties the layers below the optimum (XSokoban 82: a
          * seed of 157 pushes, proven optimal at 143 in 116 s with 249,714
          * children deferred; without, the bound stays at 141 at 120 s). */
-        int64_t need = (int64_t)a->cfg->bound - (int64_t)ng;
+        int64_t need = (int64_t)bound - (int64_t)ng;
         int64_t lay = (int64_t)w->fmin + 2 - (int64_t)ng;
         lb_sol *cs = &w->sols[depth + 1];
         w->st->goalset_tests++;
@@ -849,6 +860,7 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
     }
     a->goal = NODE_NONE;
     a->root = NODE_NONE;
+    atomic_init(&a->bound, cfg->bound);
     worker_init(a, w, &out->st);
     a->rank = xcalloc((size_t)b->nsq, 1);
     a->goal_index = xcalloc((size_t)b->nsq, sizeof(uint16_t));
@@ -939,13 +951,35 @@ static aworker *other_worker(astar *a, const aworker *w)
     return w == &a->w0 ? a->w1 : &a->w0;
 }
 
+/* Optimal mode, cfg->refine (worker 0, between expansions): the caller
+ * may shorten the known solution while the search runs (the other worker,
+ * if any, goes on meanwhile). A lower bound cuts more from then on; when
+ * the proven lower bound reaches it, nothing shorter exists: the search
+ * ends exhausted, the caller's solution proven optimal. Returns 1 when the
+ * search must stop. */
+static int refine(astar *a)
+{
+    uint32_t lower = (uint32_t)a->out->st.best_lower_bound;
+    uint32_t bound = bound_of(a);
+    uint32_t nb = a->cfg->refine(a->cfg->refine_arg, lower, bound);
+    if (nb == 0 || nb >= bound)
+        return 0;
+    atomic_store_explicit(&a->bound, nb, memory_order_relaxed);
+    a->w0.st->refined++;
+    if (lower < nb)
+        return 0;
+    finish(a, STOP_EXHAUSTED);
+    return 1;
+}
+
 /* Expands nodes from the open list until the search ends (1) or, with a
  * node budget, the budget is reached (0). Both workers run it when a
  * thread is lent (optimal mode). Then:
  *  - a node's position is put on the worker's board under the lock (the
  *    path walk reads parent links another worker may change);
  *  - an empty open list ends the search only when the other worker is not
- *    expanding (its children may yet come);
+ *    expanding (its children may yet come); so does a node taken with f
+ *    at or above a bound cfg->refine lowered (every open f is as high);
  *  - a goal taken from the open list is accepted only when the other
  *    worker is not expanding and no open node has a lower f: a node being
  *    expanded may have a lower f (every f taken is the least open one when
@@ -969,6 +1003,9 @@ static int run_loop(aworker *w, uint64_t node_budget)
             break;
         if (w == &a->w0 && a->lend_ok && !a->w1 && ++a->lend_tick % 1024 == 0)
             try_lend(a);
+        if (w == &a->w0 && cfg->refine && bound_of(a) &&
+            ++a->refine_tick % (cfg->refine_every ? cfg->refine_every : 256) == 0 && refine(a))
+            break;
         lock(a);
         if (atomic_load_explicit(&a->done, memory_order_relaxed)) {
             /* the other worker ended the search while this one waited for
@@ -1000,6 +1037,25 @@ static int run_loop(aworker *w, uint64_t node_budget)
             unlock(a);
             w->checks++; /* stale entry: count it towards the limit checks */
             continue;
+        }
+        uint32_t bound = bound_of(a);
+        if (bound && f >= bound) {
+            /* lowered by cfg->refine: every open f reaches the shorter
+             * known solution, nothing below it is left (as for an empty
+             * list, only while the other worker expands nothing) */
+            if (o && o->busy) {
+                int full = queue_node(a, n, node_g(nd), h) != 0;
+                unlock(a);
+                if (full) {
+                    finish(a, STOP_MEMORY);
+                    break;
+                }
+                sched_yield();
+                continue;
+            }
+            finish(a, STOP_EXHAUSTED);
+            unlock(a);
+            break;
         }
         w->st->setpos_steps += pstack_set(&w->path, &w->pos, &a->ns, n);
         w->busy = 1;

@@ -62,6 +62,15 @@ typedef struct astar_config {
                          stored (h is admissible: every solution through it
                          has at least that many pushes), and an exhausted
                          search proves the known solution optimal */
+    /* Optimal mode, with bound (or NULL): called by the first worker every
+     * refine_every expansions (0: 256) with the proven lower bound and the
+     * bound; returns
+     * the pushes of a shorter solution the caller now holds (it replaces
+     * the known solution: the bound drops to it, and the search ends
+     * exhausted once the lower bound reaches it), or the bound unchanged. */
+    uint32_t (*refine)(void *arg, uint32_t lower, uint32_t bound);
+    void *refine_arg;
+    uint32_t refine_every;
 } astar_config;
 
 /* Builds the goal-set patterns of cfg (cfg->goal_sets boxes; the seed's

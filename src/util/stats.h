@@ -31,6 +31,8 @@
     X(goalset_tests, SUM, "positions holding no more than the bound lets, tested against the patterns") \
     X(goalset_cuts, SUM, "positions the patterns cut") \
     X(goalset_raises, SUM, "positions the patterns deferred past the layer being expanded") \
+    X(refined, SUM, "known solutions shortened while A* proved (--optimal-refine)") \
+    X(refine_ms, SUM, "milliseconds the optimizer spent on the seed while A* proved") \
     X(corrals, SUM, "PI-corrals found")                                               \
     X(corral_deadlocks, SUM, "positions with a PI-corral and no legal push")          \
     X(subset_searches, SUM, "corral deadlock searches run")                           \

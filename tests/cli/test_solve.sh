@@ -311,6 +311,16 @@ a=$(sed -n 's/.*"pushes":\([0-9]*\),.*"optimal":\(true\|false\).*/\1 \2/p' "$WOR
 b=$(sed -n 's/.*"pushes":\([0-9]*\),.*"optimal":\(true\|false\).*/\1 \2/p' "$WORK/out" | tr '\n' ' ')
 [ -n "$a" ] && [ "$a" = "$b" ] && ! echo "$b" | grep -q false && pass ||
     fail "--optimal-plain 0.5 against 0 (pushes, proven): '$b' / '$a'"
+# --optimal-refine (the optimizer shortening the seed while A* proves):
+# off and at its largest share, the same proven push counts
+run "$KEEPER" solve "$DEMO" --optimal pushes --optimal-refine 0 --time 20 --format jsonl
+c=$(sed -n 's/.*"pushes":\([0-9]*\),.*"optimal":\(true\|false\).*/\1 \2/p' "$WORK/out" | tr '\n' ' ')
+run "$KEEPER" solve "$DEMO" --optimal pushes --optimal-refine 0.9 --time 20 --format jsonl
+d=$(sed -n 's/.*"pushes":\([0-9]*\),.*"optimal":\(true\|false\).*/\1 \2/p' "$WORK/out" | tr '\n' ' ')
+[ -n "$c" ] && [ "$c" = "$a" ] && [ "$d" = "$a" ] && pass ||
+    fail "--optimal-refine 0 and 0.9 against the default (pushes, proven): '$c' / '$d' / '$a'"
+run "$KEEPER" solve "$DEMO" --optimal pushes --optimal-refine 1.5
+expect_rc 2 "--optimal-refine 1.5 is a usage error"
 run "$KEEPER" solve "$DEMO" --strategy bogus
 expect_rc 2 "--strategy bogus is a usage error"
 

@@ -115,6 +115,91 @@ TEST(astar_bound_proves_the_optimum)
     collection_free(&c);
 }
 
+/* astar_config.refine: a caller that holds a shorter solution while A*
+ * runs. Under a loose bound (BFS's optimum + 4) the callback, once the
+ * lower bound it is given comes within 2 of the optimum, answers with the
+ * optimum (as the driver does when the optimizer finds one). Every lower
+ * bound it is given is at most the optimum; the search then either finds
+ * a solution of exactly the optimum's pushes or ends exhausted after the
+ * bound dropped (the proof the driver reports): never exhausted while the
+ * bound was still above a solution, never another push count. */
+typedef struct refine_probe {
+    long opt;
+    int calls, lowered, over;
+} refine_probe;
+
+static uint32_t probe_refine(void *arg, uint32_t lower, uint32_t bound)
+{
+    refine_probe *r = arg;
+    r->calls++;
+    if ((long)lower > r->opt)
+        r->over++;
+    if ((long)lower + 2 >= r->opt && (long)bound > r->opt) {
+        r->lowered++;
+        return (uint32_t)r->opt;
+    }
+    return bound;
+}
+
+TEST(astar_refine_lowers_the_bound)
+{
+    const char *path = test_shared_level("boxoban/medium/valid/000.txt");
+    collection c;
+    if (path) {
+        REQUIRE(collection_load(&c, path) == 0);
+    } else {
+        printf("  boxoban/medium/valid/000.txt not found: the demo levels only\n");
+        REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
+    }
+    int n = MIN(c.nlevels, test_quick() ? 15 : 60), by_refine = 0, decided = 0;
+    astar_config cfg = all_on(1);
+    for (int k = 0; k < n; k++) {
+        long bp, ap;
+        if (c.levels[k].error ||
+            !crosscheck_level(&c.levels[k], run_astar, &cfg, 1, 1, 3000000, &bp, &ap) || bp <= 0)
+            continue;
+        board b;
+        REQUIRE(test_level_board(&c.levels[k], &b) == 0);
+        refine_probe rp = {.opt = bp};
+        astar_config rc = cfg;
+        rc.bound = (uint32_t)(bp + 4);
+        rc.refine = probe_refine;
+        rc.refine_arg = &rp;
+        rc.refine_every = 1;
+        search_limits lim = {0};
+        lim.start_ns = timer_now_ns();
+        lim.max_nodes = 3000000;
+        membudget mem;
+        mem_init(&mem, 1ULL << 30);
+        search_outcome out;
+        astar_solve(&b, &rc, &lim, &mem, &out);
+        if (rp.over)
+            test_fail(__FILE__, __LINE__, "level %d: a lower bound above the optimum %ld", k + 1,
+                      bp);
+        if (out.solved) {
+            if (push_seq_pushes(&out.pushes) != bp)
+                test_fail(__FILE__, __LINE__, "level %d: %ld pushes, BFS %ld", k + 1,
+                          push_seq_pushes(&out.pushes), bp);
+        } else if (out.stop == STOP_EXHAUSTED) {
+            if (!rp.lowered || out.st.refined != 1)
+                test_fail(__FILE__, __LINE__, "level %d: exhausted under the bound %ld, above "
+                          "the optimum %ld", k + 1, bp + 4, bp);
+            by_refine++;
+        } else {
+            test_fail(__FILE__, __LINE__, "level %d: stopped (%d)", k + 1, (int)out.stop);
+        }
+        push_seq_free(&out.pushes);
+        board_free(&b);
+        decided++;
+    }
+    CHECK(decided >= n / 2);
+    CHECK(by_refine >= decided / 2);
+    if (getenv("KEEPER_TEST_COUNTS"))
+        printf("  refine: %d of %d levels proven by the bound the callback lowered\n", by_refine,
+               decided);
+    collection_free(&c);
+}
+
 /* --optimal-seed through solve_level: the demo levels and a Boxoban sample
  * proven optimal with BFS's push count, whether the proof ends by the
  * bound (strategy "astar (seed)") or by A* finding the optimum itself. */
