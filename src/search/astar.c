@@ -951,6 +951,22 @@ static aworker *other_worker(astar *a, const aworker *w)
     return w == &a->w0 ? a->w1 : &a->w0;
 }
 
+/* Two workers: puts node n (g, h) back in the open list, the lock held
+ * and released here, and yields while the other worker finishes its
+ * expansion. Returns 1 when the budget refused the entry (the search has
+ * ended). */
+static int put_back(astar *a, uint32_t n, uint32_t g, uint32_t h)
+{
+    int full = queue_node(a, n, g, h) != 0;
+    unlock(a);
+    if (full) {
+        finish(a, STOP_MEMORY);
+        return 1;
+    }
+    sched_yield();
+    return 0;
+}
+
 /* Optimal mode, cfg->refine (worker 0, between expansions): the caller
  * may shorten the known solution while the search runs (the other worker,
  * if any, goes on meanwhile). A lower bound cuts more from then on; when
@@ -1044,13 +1060,8 @@ static int run_loop(aworker *w, uint64_t node_budget)
              * known solution, nothing below it is left (as for an empty
              * list, only while the other worker expands nothing) */
             if (o && o->busy) {
-                int full = queue_node(a, n, node_g(nd), h) != 0;
-                unlock(a);
-                if (full) {
-                    finish(a, STOP_MEMORY);
+                if (put_back(a, n, node_g(nd), h))
                     break;
-                }
-                sched_yield();
                 continue;
             }
             finish(a, STOP_EXHAUSTED);
@@ -1082,13 +1093,8 @@ static int run_loop(aworker *w, uint64_t node_budget)
              * taken, and queued children of lower f */
             if (o && (o->busy || ol_min_f(&a->open[0]) < f)) {
                 w->busy = 0;
-                int full = queue_node(a, n, f, h) != 0;
-                unlock(a);
-                if (full) {
-                    finish(a, STOP_MEMORY);
+                if (put_back(a, n, f, h))
                     break;
-                }
-                sched_yield();
                 continue;
             }
             a->goal = n;

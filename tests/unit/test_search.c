@@ -65,39 +65,57 @@ TEST(astar_demo_levels_optimal)
     collection_free(&c);
 }
 
+/* The shared Boxoban medium sample, or without it (said) the demo levels. */
+static int load_medium(collection *c)
+{
+    const char *path = test_shared_level("boxoban/medium/valid/000.txt");
+    if (path)
+        return collection_load(c, path);
+    printf("  boxoban/medium/valid/000.txt not found: the demo levels only\n");
+    return collection_load(c, "levels/demo.xsb");
+}
+
+/* Whether level lv has a solution whose BFS optimum (bp pushes) A* with
+ * cfg agrees with; if so, its board in *b (free it). */
+static int with_optimum(const level *lv, const astar_config *cfg, board *b, long *bp)
+{
+    long ap;
+    if (lv->error || !crosscheck_level(lv, run_astar, cfg, 1, 1, 3000000, bp, &ap) || *bp <= 0)
+        return 0;
+    return test_level_board(lv, b) == 0;
+}
+
+/* A* on b within 3,000,000 positions and 1 GiB. */
+static void astar_limited(const board *b, const astar_config *cfg, search_outcome *out)
+{
+    search_limits lim = {0};
+    lim.start_ns = timer_now_ns();
+    lim.max_nodes = 3000000;
+    membudget mem;
+    mem_init(&mem, 1ULL << 30);
+    astar_solve(b, cfg, &lim, &mem, out);
+}
+
 /* A known solution's push count as A*'s bound (astar_config.bound): with
  * the bound at BFS's optimum nothing shorter exists, so the search must be
  * exhausted (the proof that a solution of that many pushes is optimal);
  * one above it, it must find the optimum; never a solution below it. */
 TEST(astar_bound_proves_the_optimum)
 {
-    const char *path = test_shared_level("boxoban/medium/valid/000.txt");
     collection c;
-    if (path) {
-        REQUIRE(collection_load(&c, path) == 0);
-    } else {
-        printf("  boxoban/medium/valid/000.txt not found: the demo levels only\n");
-        REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
-    }
+    REQUIRE(load_medium(&c) == 0);
     int n = MIN(c.nlevels, test_quick() ? 10 : 40), decided = 0;
     astar_config cfg = all_on(1);
     for (int k = 0; k < n; k++) {
-        long bp, ap;
-        if (c.levels[k].error ||
-            !crosscheck_level(&c.levels[k], run_astar, &cfg, 1, 1, 3000000, &bp, &ap) || bp <= 0)
-            continue;
+        long bp;
         board b;
-        REQUIRE(test_level_board(&c.levels[k], &b) == 0);
+        if (!with_optimum(&c.levels[k], &cfg, &b, &bp))
+            continue;
         for (long extra = 0; extra <= 1; extra++) {
             astar_config bc = cfg;
             bc.bound = (uint32_t)(bp + extra);
-            search_limits lim = {0};
-            lim.start_ns = timer_now_ns();
-            lim.max_nodes = 3000000;
-            membudget mem;
-            mem_init(&mem, 1ULL << 30);
             search_outcome out;
-            astar_solve(&b, &bc, &lim, &mem, &out);
+            astar_limited(&b, &bc, &out);
             if (extra == 0) {
                 if (out.solved || out.stop != STOP_EXHAUSTED)
                     test_fail(__FILE__, __LINE__, "level %d: bound %ld (the optimum): %s", k + 1,
@@ -143,36 +161,23 @@ static uint32_t probe_refine(void *arg, uint32_t lower, uint32_t bound)
 
 TEST(astar_refine_lowers_the_bound)
 {
-    const char *path = test_shared_level("boxoban/medium/valid/000.txt");
     collection c;
-    if (path) {
-        REQUIRE(collection_load(&c, path) == 0);
-    } else {
-        printf("  boxoban/medium/valid/000.txt not found: the demo levels only\n");
-        REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
-    }
+    REQUIRE(load_medium(&c) == 0);
     int n = MIN(c.nlevels, test_quick() ? 15 : 60), by_refine = 0, decided = 0;
     astar_config cfg = all_on(1);
     for (int k = 0; k < n; k++) {
-        long bp, ap;
-        if (c.levels[k].error ||
-            !crosscheck_level(&c.levels[k], run_astar, &cfg, 1, 1, 3000000, &bp, &ap) || bp <= 0)
-            continue;
+        long bp;
         board b;
-        REQUIRE(test_level_board(&c.levels[k], &b) == 0);
+        if (!with_optimum(&c.levels[k], &cfg, &b, &bp))
+            continue;
         refine_probe rp = {.opt = bp};
         astar_config rc = cfg;
         rc.bound = (uint32_t)(bp + 4);
         rc.refine = probe_refine;
         rc.refine_arg = &rp;
         rc.refine_every = 1;
-        search_limits lim = {0};
-        lim.start_ns = timer_now_ns();
-        lim.max_nodes = 3000000;
-        membudget mem;
-        mem_init(&mem, 1ULL << 30);
         search_outcome out;
-        astar_solve(&b, &rc, &lim, &mem, &out);
+        astar_limited(&b, &rc, &out);
         if (rp.over)
             test_fail(__FILE__, __LINE__, "level %d: a lower bound above the optimum %ld", k + 1,
                       bp);
