@@ -776,11 +776,10 @@ static uint32_t seed_solution(const level *lv, const board *b, const options *o,
  * (the seed's, or a turn's: every method, again while one improved), more
  * time would give the same seed, and no turn is taken (XSokoban 7, whose
  * seed is settled: 15 s with the turns, as without; 32 s when they ran
- * anyway). Its memory, at most half of what is
- * free and REFINE_MEM, is taken from the level's budget for the turn: A*'s
- * store and the optimizer's never pass the limit together. Without a
- * deadline it never runs (the node counts under a node limit stay the
- * machine's). */
+ * anyway). Its memory, at most half of what is free and REFINE_MEM, is
+ * taken from the level's budget for the turn: A*'s store and the
+ * optimizer's never pass the limit together. Without a deadline it never
+ * runs (the node counts under a node limit stay the machine's). */
 #define REFINE_GAP 2
 #define REFINE_FIRST_S 2.0
 #define REFINE_MEM ((uint64_t)1 << 30) /* the most an optimizer turn holds */
@@ -799,15 +798,20 @@ typedef struct refine_ctx {
     stats *st;
 } refine_ctx;
 
+/* A*'s turn before the optimizer's next, in ns. */
+static int64_t astar_turn_ns(const refine_ctx *r)
+{
+    return (int64_t)(r->turn_s * (1 - r->share) / r->share * 1e9);
+}
+
 static uint32_t refine_seed(void *arg, uint32_t lower, uint32_t bound)
 {
     refine_ctx *r = arg;
     if (!r->lim->deadline_ns || r->settled || lower + REFINE_GAP < bound)
         return bound;
     int64_t now = timer_now_ns();
-    double a_turn = r->turn_s * (1 - r->share) / r->share; /* A*'s turn before it */
     if (!r->next_ns) {
-        r->next_ns = now + (int64_t)(a_turn * 1e9);
+        r->next_ns = now + astar_turn_ns(r);
         return bound;
     }
     if (now < r->next_ns)
@@ -815,7 +819,7 @@ static uint32_t refine_seed(void *arg, uint32_t lower, uint32_t bound)
     double left = (double)(r->lim->deadline_ns - now) / 1e9;
     double t = MIN(r->turn_s, left * r->share);
     r->turn_s *= 2;
-    r->next_ns = now + (int64_t)((t + r->turn_s * (1 - r->share) / r->share) * 1e9);
+    r->next_ns = now + (int64_t)(t * 1e9) + astar_turn_ns(r);
     if (t < 0.05)
         return bound;
     uint64_t room = REFINE_MEM;
