@@ -70,6 +70,7 @@ void driver_configs(const options *o, search_configs *sc)
         .penalties = (int)(o->penalties && o->optimal == 1 && o->matching),
         .goal_sets = o->optimal == 1 && o->matching ? (int)o->goal_sets : 0,
         .goal_layers = (int)o->goal_layers,
+        .pair_db = (int)(o->pair_db && o->optimal == 1 && o->matching),
         .sides = (int)(o->matching && (o->optimal == 1 ? o->sides : o->fast_sides)),
     };
     sc->fess = (fess_config){

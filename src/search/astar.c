@@ -14,6 +14,7 @@
 #include "../heuristic/lowerbound.h"
 #include "../heuristic/penalty.h"
 #include "../heuristic/goalsets.h"
+#include "../heuristic/pairdb.h"
 #include "../deadlock/subset.h"
 #include "../util/spares.h"
 #include "../util/u32map.h"
@@ -97,6 +98,7 @@ typedef struct aworker {
     lb_sol psol;         /* cfg->penalties: scratch, the matching of the others */
     lb_sol gsol, gsol2;  /* cfg->goal_sets: scratch, the same */
     sq_t *rows;          /* cfg->sides: [nboxes] the boxes' rows (box_rows) */
+    uint8_t *pd_used;    /* cfg->pair_db: [nboxes] scratch (pairdb_raise) */
 } aworker;
 
 struct astar {
@@ -139,6 +141,7 @@ struct astar {
     goalsets gs;     /* cfg->goal_sets: patterns of a few boxes per goal set
                         (built here when the caller gave none) */
     const goalsets *gsp; /* the patterns searched: cfg->patterns or &gs */
+    pairdb pd;       /* cfg->pair_db: the goal pairs' tables (pd.n = 0: none) */
     int lend_ok;     /* worker 0 may still borrow a thread */
     uint32_t lend_tick;
     spare_task task; /* the lent thread's */
@@ -317,6 +320,11 @@ static int64_t child_bound(aworker *w, int depth, int i, sq_t to)
     int64_t h = lb_move(&w->lb, &w->sols[depth + 1], i, row);
     if (h == LB_INF)
         w->st->cut_bipartite++;
+    else if (a->pd.n) {
+        int64_t r = pairdb_raise(&a->pd, w->pos.boxes, &w->sols[depth + 1], w->pd_used);
+        w->st->pairdb_raised += r > 0;
+        h += r;
+    }
     return h;
 }
 
@@ -803,6 +811,7 @@ static void worker_init(astar *a, aworker *w, stats *st)
         lb_sol_init(&w->gsol2, b->nboxes);
     }
     w->rows = xmalloc(sizeof(sq_t) * ((size_t)b->nboxes + 1));
+    w->pd_used = xcalloc((size_t)b->nboxes + 1, 1);
 }
 
 /* Takes the penalty searches' tables from the budget; -1 when they do not
@@ -832,6 +841,7 @@ static void worker_free(astar *a, aworker *w)
     lb_sol_free(&w->gsol);
     lb_sol_free(&w->gsol2);
     free(w->rows);
+    free(w->pd_used);
     if (a->cfg->penalties) {
         mem_give(a->mem, w->pen_charged);
         penalty_free(&w->pen);
@@ -891,6 +901,18 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
         return a;
     }
     a->ns.deadline_ns = &lim->deadline_ns; /* no rehash past the limit */
+    if (cfg->pair_db && cfg->optimal && cfg->matching) {
+        /* the goal pairs' tables, before the root's bound, which reads them */
+        size_t scratch = pairdb_scratch_bytes(b);
+        if (mem_take(mem, scratch)) {
+            pairdb_build(&a->pd, b, PAIRDB_GAP, lim->deadline_ns, lim->interrupt);
+            mem_give(mem, scratch);
+            if (!mem_take(mem, a->pd.held))
+                pairdb_free(&a->pd);
+            out->st.pairdb_tables += (uint64_t)a->pd.n;
+            out->st.pairdb_states += a->pd.states;
+        }
+    }
     /* The root. */
     {
         sq_t norm = reach_compute(&w->reach[0], &w->pos, w->pos.player);
@@ -901,6 +923,8 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
             a->finished = 1;
             return a;
         }
+        if (h64 != LB_INF && a->pd.n)
+            h64 += pairdb_raise(&a->pd, w->pos.boxes, &w->sols[0], w->pd_used);
         int dead_start = 0;
         for (int i = 0; cfg->dead_squares && i < b->nboxes; i++)
             dead_start |= b->dead[w->pos.boxes[i]];
@@ -1207,6 +1231,8 @@ void astar_end(astar *a)
     nodes_free(&a->ns);
     worker_free(a, &a->w0);
     astar_patterns_free(&a->gs, a->mem);
+    mem_give(a->mem, a->pd.held);
+    pairdb_free(&a->pd);
     packing_free(&a->pk);
     free(a->rank);
     free(a->room_next);

@@ -48,6 +48,8 @@ typedef struct astar_config {
     int goal_sets;    /* optimal mode: patterns of this many boxes of the
                          start, per set of goals they fill (goalsets.h);
                          0 = none */
+    int pair_db;      /* optimal mode: the matching raised by the pattern
+                         database of goal pairs (pairdb.h) */
     int sides;        /* optimal mode: a box on a cut square takes the row
                          of the player's piece (lb_row) */
     const struct moves *seed; /* with bound: the known solution's moves,

@@ -28,6 +28,9 @@
     X(goalset_patterns, SUM, "patterns of a few boxes per goal set that raise their position's bound (push-optimal --goal-sets)") \
     X(goalset_gain, MAX, "most a pattern raises its position's bound (push-optimal --goal-sets)") \
     X(goalset_states, SUM, "reduced positions the patterns' searches stored") \
+    X(pairdb_tables, SUM, "goal pairs whose table of two boxes alone was kept (--pair-db)") \
+    X(pairdb_states, SUM, "reduced positions the goal pairs' searches visited") \
+    X(pairdb_raised, SUM, "positions whose matching the goal pairs' tables raised") \
     X(goalset_tests, SUM, "positions holding no more than the bound lets, tested against the patterns") \
     X(goalset_cuts, SUM, "positions the patterns cut") \
     X(goalset_raises, SUM, "positions the patterns deferred past the layer being expanded") \

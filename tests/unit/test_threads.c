@@ -434,7 +434,10 @@ TEST(threads_optimal_astar_two_workers_match_one)
         CHECK_INT(two.status, RESULT_SOLVED);
         CHECK(one.optimal && two.optimal);
         CHECK_INT(two.metrics.pushes, one.metrics.pushes);
-        CHECK_INT(two.st.lent_threads, 1);
+        /* the thread is lent to the search without corrals, the main one
+           or both (the first, where it runs long enough to take it: a slow
+           machine) */
+        CHECK(two.st.lent_threads >= 1 && two.st.lent_threads <= 2);
         CHECK(two.st.nodes > 0);
         solve_result_free(&one);
         solve_result_free(&two);

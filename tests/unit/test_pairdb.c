@@ -1,0 +1,221 @@
+/* test_pairdb.c: the goal pairs' tables (heuristic/pairdb.h) against a
+ * plain search of the two boxes alone, and push-optimal A* with them
+ * against the exhaustive breadth-first search. */
+#include "test.h"
+#include "crosscheck.h"
+#include "../../src/heuristic/pairdb.h"
+#include "../../src/search/astar.h"
+#include "../../src/util/timer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The fewest pushes that put two boxes standing on a and c onto the goals
+ * g1 and g2, no other box on the board, the player starting on any free
+ * square (the least over them): a 0-1 breadth-first search over (box,
+ * box, player) squares, steps of the player costing 0 and pushes 1,
+ * independent of pairdb.c's pulls and regions. -1: never. */
+static int two_boxes(const board *b, sq_t a, sq_t c, sq_t g1, sq_t g2, uint8_t *seen,
+                     uint32_t *dq, size_t cap)
+{
+    size_t n = (size_t)b->nsq;
+    memset(seen, 0, n * n * n);
+    /* a deque of states (x * n + y) * n + p, with its cost tracked by
+       processing layers: the front holds cost k, pushes go to the back */
+    size_t head = cap / 2, tail = cap / 2;
+    for (size_t p = 0; p < n; p++)
+        if (p != a && p != c)
+            dq[tail++] = (uint32_t)(((size_t)a * n + c) * n + p);
+    int cost = 0;
+    size_t layer_end = tail;
+    uint32_t *next = malloc(cap * sizeof *next);
+    size_t nnext = 0;
+    int found = -1;
+    for (;;) {
+        while (head < tail) {
+            uint32_t s = dq[head++];
+            if (seen[s])
+                continue;
+            seen[s] = 1;
+            sq_t x = (sq_t)(s / (n * n)), y = (sq_t)(s / n % n), p = (sq_t)(s % n);
+            if ((x == g1 && y == g2) || (x == g2 && y == g1)) {
+                found = cost;
+                goto out;
+            }
+            for (int d = 0; d < 4; d++) {
+                sq_t q = b->nb[p][d];
+                if (q == SQ_NONE)
+                    continue;
+                if (q != x && q != y) { /* a step: the same cost */
+                    uint32_t t = (uint32_t)(((size_t)x * n + y) * n + q);
+                    if (!seen[t] && head > 0)
+                        dq[--head] = t;
+                    continue;
+                }
+                sq_t beyond = b->nb[q][d];
+                if (beyond == SQ_NONE || beyond == x || beyond == y)
+                    continue;
+                sq_t nx = q == x ? beyond : x, ny = q == y ? beyond : y;
+                uint32_t t = (uint32_t)(((size_t)nx * n + ny) * n + q);
+                if (!seen[t] && nnext < cap)
+                    next[nnext++] = t;
+            }
+        }
+        (void)layer_end;
+        if (nnext == 0)
+            break;
+        cost++;
+        head = tail = cap / 2;
+        for (size_t i = 0; i < nnext && tail < cap; i++)
+            dq[tail++] = next[i];
+        nnext = 0;
+    }
+out:
+    free(next);
+    return found;
+}
+
+/* Per level of a file: every table of goal pairs within PAIRDB_GAP steps
+ * against two_boxes on sampled squares (and both orders of a pair stored
+ * once, at a < c). */
+static void check_tables(const char *path, int count, int *compared, int *tables)
+{
+    collection c;
+    if (collection_load(&c, path) != 0) {
+        test_fail(__FILE__, __LINE__, "cannot load %s", path);
+        return;
+    }
+    uint64_t seed = 4242;
+    for (int li = 0; li < c.nlevels && li < count; li++) {
+        board b;
+        if (c.levels[li].error || test_level_board(&c.levels[li], &b) != 0)
+            continue;
+        size_t n = (size_t)b.nsq;
+        if (n > 64) {
+            board_free(&b);
+            continue;
+        }
+        pairdb pd;
+        pairdb_build(&pd, &b, PAIRDB_GAP, 0, NULL);
+        *tables += pd.n;
+        uint8_t *seen = malloc(n * n * n);
+        size_t cap = 2 * n * n * n * 4 + 16;
+        uint32_t *dq = malloc(cap * sizeof *dq);
+        for (int k = 0; k < pd.n; k++) {
+            const pd_table *t = &pd.t[k];
+            for (int sample = 0; sample < 24; sample++) {
+                sq_t a = (sq_t)(test_rng_next(&seed) % n), cc = (sq_t)(test_rng_next(&seed) % n);
+                if (sample == 0) { /* the goals themselves: 0 */
+                    a = b.goals[t->g1];
+                    cc = b.goals[t->g2];
+                }
+                if (a == cc)
+                    continue;
+                if (a > cc) {
+                    sq_t s = a;
+                    a = cc;
+                    cc = s;
+                }
+                int want = two_boxes(&b, a, cc, b.goals[t->g1], b.goals[t->g2], seen, dq, cap);
+                uint16_t got = t->d[(size_t)a * n + cc];
+                int g = got == DIST_INF ? -1 : got;
+                if (g != want)
+                    test_fail(__FILE__, __LINE__, "%s level %d, goals %d %d, boxes %d %d: table %d, search %d",
+                              path, li + 1, t->g1, t->g2, a, cc, g, want);
+                (*compared)++;
+            }
+        }
+        free(seen);
+        free(dq);
+        pairdb_free(&pd);
+        board_free(&b);
+    }
+    collection_free(&c);
+}
+
+TEST(pairdb_tables_match_a_search_of_two_boxes)
+{
+    int compared = 0, tables = 0;
+    check_tables("levels/demo.xsb", 20, &compared, &tables);
+    const char *path = test_shared_level("microban155.xsb");
+    if (path)
+        check_tables(path, test_quick() ? 40 : 155, &compared, &tables);
+    else
+        printf("  microban155.xsb not found: the demo levels only\n");
+    printf("  pair tables: %d kept, %d entries checked\n", tables, compared);
+    CHECK(tables >= (path ? 10 : 1));
+    CHECK(compared >= (path ? 200 : 10));
+}
+
+static void run_astar(const board *b, const void *cfg, search_limits *lim, membudget *mem,
+                      search_outcome *out)
+{
+    astar_solve(b, cfg, lim, mem, out);
+}
+
+static astar_config with_pairs(void)
+{
+    astar_config c = {.optimal = 1, .weight = 1, .dead_squares = 1,
+                      .dl = {.freeze = 1, .local = 1, .stuck = 1, .corrals = 1},
+                      .matching = 1, .dfs_ext = 1, .tunnels = 1, .sides = 1, .pair_db = 1};
+    return c;
+}
+
+/* An inadmissible raise would make A* miss the optimum (a longer solution,
+ * or a proof that fails): with the tables, push-optimal A* agrees with
+ * BFS. */
+TEST(pairdb_astar_matches_bfs_boxoban_medium)
+{
+    astar_config cfg = with_pairs();
+    crosscheck_file("boxoban/medium/valid/000.txt", 150, run_astar, &cfg, 1, 90);
+}
+
+/* Under a bound at BFS's optimum the search with the tables must end
+ * exhausted, one above it find the optimum; and the tables must have
+ * raised some positions (else the test tests nothing). */
+TEST(pairdb_bound_proves_the_optimum)
+{
+    const char *path = test_shared_level("boxoban/medium/valid/000.txt");
+    if (!path)
+        SKIP("boxoban/medium/valid/000.txt not found in the shared levels");
+    collection c;
+    REQUIRE(collection_load(&c, path) == 0);
+    astar_config cfg = with_pairs();
+    int n = MIN(c.nlevels, test_quick() ? 15 : 60), decided = 0;
+    uint64_t raised = 0;
+    for (int k = 0; k < n; k++) {
+        long bp, ap;
+        if (c.levels[k].error ||
+            !crosscheck_level(&c.levels[k], run_astar, &cfg, 1, 1, 3000000, &bp, &ap) || bp <= 0)
+            continue;
+        board b;
+        if (test_level_board(&c.levels[k], &b) != 0)
+            continue;
+        for (long extra = 0; extra <= 1; extra++) {
+            astar_config bc = cfg;
+            bc.bound = (uint32_t)(bp + extra);
+            search_limits lim = {0};
+            lim.start_ns = timer_now_ns();
+            lim.max_nodes = 3000000;
+            membudget mem;
+            mem_init(&mem, 1ULL << 30);
+            search_outcome out;
+            astar_solve(&b, &bc, &lim, &mem, &out);
+            raised += out.st.pairdb_raised;
+            if (extra == 0 && (out.solved || out.stop != STOP_EXHAUSTED))
+                test_fail(__FILE__, __LINE__, "level %d: bound %ld (the optimum): %s", k + 1, bp,
+                          out.solved ? "solved below it" : "not exhausted");
+            if (extra == 1 && (!out.solved || push_seq_pushes(&out.pushes) != bp))
+                test_fail(__FILE__, __LINE__, "level %d: bound %ld: %ld pushes, BFS %ld", k + 1,
+                          bp + 1, out.solved ? push_seq_pushes(&out.pushes) : -1L, bp);
+            push_seq_free(&out.pushes);
+        }
+        board_free(&b);
+        decided++;
+    }
+    printf("  %d levels decided, %llu positions raised by the tables\n", decided,
+           (unsigned long long)raised);
+    CHECK(decided >= n / 2);
+    CHECK(raised > 0);
+    collection_free(&c);
+}
