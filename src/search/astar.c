@@ -141,7 +141,9 @@ struct astar {
     goalsets gs;     /* cfg->goal_sets: patterns of a few boxes per goal set
                         (built here when the caller gave none) */
     const goalsets *gsp; /* the patterns searched: cfg->patterns or &gs */
-    pairdb pd;       /* cfg->pair_db: the goal pairs' tables (pd.n = 0: none) */
+    pairdb pd;       /* cfg->pair_db: its own goal pairs' tables (without
+                        cfg->pairs) */
+    const pairdb *pdp; /* the tables read: cfg->pairs, &pd, or NULL */
     int lend_ok;     /* worker 0 may still borrow a thread */
     uint32_t lend_tick;
     spare_task task; /* the lent thread's */
@@ -320,8 +322,8 @@ static int64_t child_bound(aworker *w, int depth, int i, sq_t to)
     int64_t h = lb_move(&w->lb, &w->sols[depth + 1], i, row);
     if (h == LB_INF)
         w->st->cut_bipartite++;
-    else if (a->pd.n) {
-        int64_t r = pairdb_raise(&a->pd, w->pos.boxes, &w->sols[depth + 1], w->pd_used);
+    else if (a->pdp) {
+        int64_t r = pairdb_raise(a->pdp, w->pos.boxes, &w->sols[depth + 1], w->pd_used);
         w->st->pairdb_raised += r > 0;
         h += r;
     }
@@ -901,7 +903,9 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
         return a;
     }
     a->ns.deadline_ns = &lim->deadline_ns; /* no rehash past the limit */
-    if (cfg->pair_db && cfg->optimal && cfg->matching) {
+    if (cfg->pair_db && cfg->optimal && cfg->matching && cfg->pairs) {
+        a->pdp = cfg->pairs->n ? cfg->pairs : NULL; /* the caller's, counted there */
+    } else if (cfg->pair_db && cfg->optimal && cfg->matching) {
         /* the goal pairs' tables, before the root's bound, which reads them */
         size_t scratch = pairdb_scratch_bytes(b);
         if (mem_take(mem, scratch)) {
@@ -912,6 +916,7 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
             out->st.pairdb_tables += (uint64_t)a->pd.n;
             out->st.pairdb_states += a->pd.states;
         }
+        a->pdp = a->pd.n ? &a->pd : NULL;
     }
     /* The root. */
     {
@@ -923,8 +928,8 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
             a->finished = 1;
             return a;
         }
-        if (h64 != LB_INF && a->pd.n)
-            h64 += pairdb_raise(&a->pd, w->pos.boxes, &w->sols[0], w->pd_used);
+        if (h64 != LB_INF && a->pdp)
+            h64 += pairdb_raise(a->pdp, w->pos.boxes, &w->sols[0], w->pd_used);
         int dead_start = 0;
         for (int i = 0; cfg->dead_squares && i < b->nboxes; i++)
             dead_start |= b->dead[w->pos.boxes[i]];

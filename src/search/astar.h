@@ -54,6 +54,9 @@ typedef struct astar_config {
                          of the player's piece (lb_row) */
     const struct moves *seed; /* with bound: the known solution's moves,
                          whose detours give goal-set patterns too (or NULL) */
+    const struct pairdb *pairs; /* with pair_db: the goal pairs' tables the
+                         caller built (pairdb_build), shared by the searches
+                         of a level; NULL: the search builds its own */
     const struct goalsets *patterns; /* goal-set patterns the caller built
                          (goalsets_build, with this bound's seed), read by
                          the search instead of building its own: one build
