@@ -223,7 +223,8 @@ void pairdb_free(pairdb *pd)
     memset(pd, 0, sizeof *pd);
 }
 
-int64_t pairdb_raise(const pairdb *pd, const sq_t *boxes, const lb_sol *s, uint8_t *used)
+int64_t pairdb_raise(const pairdb *pd, const sq_t *boxes, const lb_sol *s, uint8_t *used,
+                     int64_t *q)
 {
     if (!pd->n)
         return 0;
@@ -242,11 +243,31 @@ int64_t pairdb_raise(const pairdb *pd, const sq_t *boxes, const lb_sol *s, uint8
             continue;
         sq_t x = boxes[i1], y = boxes[i2];
         uint16_t dv = x < y ? t->d[(size_t)x * n + y] : t->d[(size_t)y * n + x];
-        if (dv == DIST_INF || (int64_t)dv - s->u[i1 + 1] - s->u[i2 + 1] - vg <= 0)
+        /* (two boxes that cannot fill G together leave the term to the
+           other pairs) */
+        int64_t best = dv == DIST_INF ? INT64_MAX / 2 : (int64_t)dv - s->u[i1 + 1] - s->u[i2 + 1] - vg;
+        if (best <= 0)
             continue;
-        int64_t best = (int64_t)dv - s->u[i1 + 1] - s->u[i2 + 1] - vg;
-        for (int i = 0; i < nb && best > 0; i++)
+        /* D_G(P) is at least the two boxes' own distances to G, so a
+           pair's term is at least q_i + q_j, q_i the least over G's goals
+           of box i's distance less its and the goal's potentials: only
+           pairs under `best` by that are looked up (most boxes stand far
+           from G) */
+        const uint16_t *d1 = b->goal_dist + (size_t)t->g1 * n, *d2 = b->goal_dist + (size_t)t->g2 * n;
+        int64_t v1 = s->v[t->g1 + 1], v2 = s->v[t->g2 + 1], qmin = INT64_MAX;
+        for (int i = 0; i < nb; i++) {
+            int64_t e1 = d1[boxes[i]] == DIST_INF ? INT64_MAX / 4 : d1[boxes[i]] - v1;
+            int64_t e2 = d2[boxes[i]] == DIST_INF ? INT64_MAX / 4 : d2[boxes[i]] - v2;
+            q[i] = (e1 < e2 ? e1 : e2) - s->u[i + 1];
+            if (q[i] < qmin)
+                qmin = q[i];
+        }
+        for (int i = 0; i < nb && best > 0; i++) {
+            if (q[i] + qmin >= best)
+                continue;
             for (int j = i + 1; j < nb; j++) {
+                if (q[i] + q[j] >= best)
+                    continue;
                 sq_t a = boxes[i], c = boxes[j];
                 uint16_t v = a < c ? t->d[(size_t)a * n + c] : t->d[(size_t)c * n + a];
                 if (v == DIST_INF)
@@ -258,7 +279,8 @@ int64_t pairdb_raise(const pairdb *pd, const sq_t *boxes, const lb_sol *s, uint8
                         break;
                 }
             }
-        if (best > 0) {
+        }
+        if (best > 0 && best < INT64_MAX / 2) {
             term[k] = best;
             any = 1;
         }

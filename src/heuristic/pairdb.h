@@ -72,8 +72,9 @@ void pairdb_free(pairdb *pd);
 size_t pairdb_scratch_bytes(const board *b);
 
 /* The raise over the matching s of the boxes on `boxes` (s solved, cost
- * finite): the sum of the positive terms of disjoint goal pairs. `used`:
- * scratch of b->nboxes bytes. */
-int64_t pairdb_raise(const pairdb *pd, const sq_t *boxes, const lb_sol *s, uint8_t *used);
+ * finite): the sum of the positive terms of disjoint goal pairs. `used`
+ * and `q`: scratch of b->nboxes entries. */
+int64_t pairdb_raise(const pairdb *pd, const sq_t *boxes, const lb_sol *s, uint8_t *used,
+                     int64_t *q);
 
 #endif

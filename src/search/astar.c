@@ -99,6 +99,7 @@ typedef struct aworker {
     lb_sol gsol, gsol2;  /* cfg->goal_sets: scratch, the same */
     sq_t *rows;          /* cfg->sides: [nboxes] the boxes' rows (box_rows) */
     uint8_t *pd_used;    /* cfg->pair_db: [nboxes] scratch (pairdb_raise) */
+    int64_t *pd_q;       /* the same */
 } aworker;
 
 struct astar {
@@ -323,7 +324,7 @@ static int64_t child_bound(aworker *w, int depth, int i, sq_t to)
     if (h == LB_INF)
         w->st->cut_bipartite++;
     else if (a->pdp) {
-        int64_t r = pairdb_raise(a->pdp, w->pos.boxes, &w->sols[depth + 1], w->pd_used);
+        int64_t r = pairdb_raise(a->pdp, w->pos.boxes, &w->sols[depth + 1], w->pd_used, w->pd_q);
         w->st->pairdb_raised += r > 0;
         h += r;
     }
@@ -814,6 +815,7 @@ static void worker_init(astar *a, aworker *w, stats *st)
     }
     w->rows = xmalloc(sizeof(sq_t) * ((size_t)b->nboxes + 1));
     w->pd_used = xcalloc((size_t)b->nboxes + 1, 1);
+    w->pd_q = xcalloc((size_t)b->nboxes + 1, sizeof *w->pd_q);
 }
 
 /* Takes the penalty searches' tables from the budget; -1 when they do not
@@ -844,6 +846,7 @@ static void worker_free(astar *a, aworker *w)
     lb_sol_free(&w->gsol2);
     free(w->rows);
     free(w->pd_used);
+    free(w->pd_q);
     if (a->cfg->penalties) {
         mem_give(a->mem, w->pen_charged);
         penalty_free(&w->pen);
@@ -929,7 +932,7 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
             return a;
         }
         if (h64 != LB_INF && a->pdp)
-            h64 += pairdb_raise(a->pdp, w->pos.boxes, &w->sols[0], w->pd_used);
+            h64 += pairdb_raise(a->pdp, w->pos.boxes, &w->sols[0], w->pd_used, w->pd_q);
         int dead_start = 0;
         for (int i = 0; cfg->dead_squares && i < b->nboxes; i++)
             dead_start |= b->dead[w->pos.boxes[i]];
