@@ -300,5 +300,9 @@ int64_t pairdb_raise(const pairdb *pd, const sq_t *boxes, const lb_sol *s, uint8
         used[pd->t[bk].g1] = used[pd->t[bk].g2] = 1;
         raise += term[bk];
     }
-    return raise;
+    /* every solution's pushes have the matching's parity (a push moves
+       one box one square: the parity of the boxes' squares against the
+       goals' decides it, and each distance in the matching has it), so an
+       odd raise takes the next even number */
+    return raise + (raise & 1);
 }

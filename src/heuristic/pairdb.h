@@ -25,7 +25,9 @@
  * pairs' terms). A term is at most 0 where the matching already pays what
  * D_G asks (the pair it assigns to G has no conflict), so only positive
  * terms are taken, and the raise is their sum over disjoint goal pairs
- * (chosen greedily, the largest first). */
+ * (chosen greedily, the largest first). Every solution's pushes have the
+ * parity of the matching (each push moves one box one square), so an odd
+ * sum is rounded up to the next even number. */
 #ifndef KEEPER_PAIRDB_H
 #define KEEPER_PAIRDB_H
 

@@ -291,7 +291,7 @@ static int64_t raise_by_definition(const pairdb *pd, const sq_t *boxes, const lb
         used[pd->t[bk].g1] = used[pd->t[bk].g2] = 1;
         raise += term[bk];
     }
-    return raise;
+    return raise + raise % 2; /* a solution's pushes have the matching's parity */
 }
 
 TEST(pairdb_raise_matches_its_definition)
