@@ -285,9 +285,12 @@ int64_t pairdb_raise(const pairdb *pd, const sq_t *boxes, const lb_sol *s, uint8
             any = 1;
         }
     }
-    if (!any)
-        return 0;
-    memset(used, 0, (size_t)nb);
+    return any ? pairdb_sum(pd, term, used) : 0;
+}
+
+int64_t pairdb_sum(const pairdb *pd, const int64_t *term, uint8_t *used)
+{
+    memset(used, 0, (size_t)pd->b->nboxes);
     int64_t raise = 0;
     for (;;) {
         int bk = -1;

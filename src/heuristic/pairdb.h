@@ -78,5 +78,9 @@ size_t pairdb_scratch_bytes(const board *b);
  * and `q`: scratch of b->nboxes entries. */
 int64_t pairdb_raise(const pairdb *pd, const sq_t *boxes, const lb_sol *s, uint8_t *used,
                      int64_t *q);
+/* The raise from each table's term (term[k], table k's least excess; only
+ * positive ones count): the sum over disjoint goal pairs, the largest
+ * first, rounded up to even. `used`: scratch of b->nboxes bytes. */
+int64_t pairdb_sum(const pairdb *pd, const int64_t *term, uint8_t *used);
 
 #endif

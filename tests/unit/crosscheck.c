@@ -2,6 +2,7 @@
 #include "crosscheck.h"
 #include "test.h"
 #include "../../src/analysis/distance.h"
+#include "../../src/search/astar.h"
 #include "../../src/search/bfs.h"
 #include "../../src/search/pathbuild.h"
 #include "../../src/util/timer.h"
@@ -221,4 +222,14 @@ int test_count_regions(const board *b, const sq_t *boxes)
     free(seen);
     free(stack);
     return n;
+}
+
+void test_astar_limited(const board *b, const void *cfg, search_outcome *out)
+{
+    search_limits lim = {0};
+    lim.start_ns = timer_now_ns();
+    lim.max_nodes = 3000000;
+    membudget mem;
+    mem_init(&mem, 1ULL << 30);
+    astar_solve(b, cfg, &lim, &mem, out);
 }

@@ -73,6 +73,9 @@ int test_random_push_to(position *p, reach *r, uint64_t *seed, int off_dead, sq_
  * its normalized square), -1 where none. p is unchanged on return. */
 void test_best_per_region(position *p, sq_t from, const int *dist, int *best);
 
+/* A* (cfg: an astar_config) on b within 3,000,000 positions and 1 GiB. */
+void test_astar_limited(const board *b, const void *cfg, search_outcome *out);
+
 /* Free-floor regions with boxes on `boxes` (nboxes squares): an
  * independent flood, for the searches' region counts. */
 int test_count_regions(const board *b, const sq_t *boxes);

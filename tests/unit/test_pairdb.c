@@ -196,13 +196,8 @@ TEST(pairdb_bound_proves_the_optimum)
         for (long extra = 0; extra <= 1; extra++) {
             astar_config bc = cfg;
             bc.bound = (uint32_t)(bp + extra);
-            search_limits lim = {0};
-            lim.start_ns = timer_now_ns();
-            lim.max_nodes = 3000000;
-            membudget mem;
-            mem_init(&mem, 1ULL << 30);
             search_outcome out;
-            astar_solve(&b, &bc, &lim, &mem, &out);
+            test_astar_limited(&b, &bc, &out);
             raised += out.st.pairdb_raised;
             if (extra == 0 && (out.solved || out.stop != STOP_EXHAUSTED))
                 test_fail(__FILE__, __LINE__, "level %d: bound %ld (the optimum): %s", k + 1, bp,
@@ -254,8 +249,8 @@ TEST(pairdb_build_stops_on_time_and_interrupt)
 
 /* pairdb_raise (the matched pair first, then only the pairs its distance
  * bound leaves) against the plain definition: every pair of boxes for every
- * table, the positive terms summed greedily over disjoint goal pairs, on
- * positions of random walks. */
+ * table, the positive terms summed over disjoint goal pairs (pairdb_sum),
+ * on positions of random walks. */
 static int64_t raise_by_definition(const pairdb *pd, const sq_t *boxes, const lb_sol *s)
 {
     const board *b = pd->b;
@@ -278,20 +273,8 @@ static int64_t raise_by_definition(const pairdb *pd, const sq_t *boxes, const lb
             }
         term[k] = best == INT64_MAX || best < 0 ? 0 : best;
     }
-    uint8_t used[256] = {0};
-    int64_t raise = 0;
-    for (;;) {
-        int bk = -1;
-        for (int k = 0; k < pd->n; k++)
-            if (term[k] > 0 && !used[pd->t[k].g1] && !used[pd->t[k].g2] &&
-                (bk < 0 || term[k] > term[bk]))
-                bk = k;
-        if (bk < 0)
-            break;
-        used[pd->t[bk].g1] = used[pd->t[bk].g2] = 1;
-        raise += term[bk];
-    }
-    return raise + raise % 2; /* a solution's pushes have the matching's parity */
+    uint8_t used[256];
+    return pairdb_sum(pd, term, used);
 }
 
 TEST(pairdb_raise_matches_its_definition)

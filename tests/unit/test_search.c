@@ -85,17 +85,6 @@ static int with_optimum(const level *lv, const astar_config *cfg, board *b, long
     return test_level_board(lv, b) == 0;
 }
 
-/* A* on b within 3,000,000 positions and 1 GiB. */
-static void astar_limited(const board *b, const astar_config *cfg, search_outcome *out)
-{
-    search_limits lim = {0};
-    lim.start_ns = timer_now_ns();
-    lim.max_nodes = 3000000;
-    membudget mem;
-    mem_init(&mem, 1ULL << 30);
-    astar_solve(b, cfg, &lim, &mem, out);
-}
-
 /* A known solution's push count as A*'s bound (astar_config.bound): with
  * the bound at BFS's optimum nothing shorter exists, so the search must be
  * exhausted (the proof that a solution of that many pushes is optimal);
@@ -115,7 +104,7 @@ TEST(astar_bound_proves_the_optimum)
             astar_config bc = cfg;
             bc.bound = (uint32_t)(bp + extra);
             search_outcome out;
-            astar_limited(&b, &bc, &out);
+            test_astar_limited(&b, &bc, &out);
             if (extra == 0) {
                 if (out.solved || out.stop != STOP_EXHAUSTED)
                     test_fail(__FILE__, __LINE__, "level %d: bound %ld (the optimum): %s", k + 1,
@@ -177,7 +166,7 @@ TEST(astar_refine_lowers_the_bound)
         rc.refine_arg = &rp;
         rc.refine_every = 1;
         search_outcome out;
-        astar_limited(&b, &rc, &out);
+        test_astar_limited(&b, &rc, &out);
         if (rp.over)
             test_fail(__FILE__, __LINE__, "level %d: a lower bound above the optimum %ld", k + 1,
                       bp);
