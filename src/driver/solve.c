@@ -985,15 +985,8 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             int64_t now = timer_now_ns(), until = alim.deadline_ns;
             if (until)
                 until = now + MAX(until - now, 0) / 4;
-            size_t scratch = pairdb_scratch_bytes(&b);
-            if ((!until || until > now) && mem_take(&mem, scratch)) {
-                pairdb_build(&pairs, &b, PAIRDB_GAP, until, lim->interrupt);
-                mem_give(&mem, scratch);
-                if (!mem_take(&mem, pairs.held))
-                    pairdb_free(&pairs); /* no room: the searches go without */
-                zst.pairdb_tables += (uint64_t)pairs.n;
-                zst.pairdb_states += pairs.states;
-            }
+            if (!until || until > now)
+                astar_pairs(&b, &sc.astar, until, lim->interrupt, &mem, &pairs, &zst);
             sc.astar.pairs = &pairs;
         }
         refine_ctx rc = {.b = &b, .seed = &seed, .mem = &mem, .lim = lim,
@@ -1076,8 +1069,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
     }
     moves_free(&seed);
     astar_patterns_free(&gsets, &mem);
-    mem_give(&mem, pairs.held);
-    pairdb_free(&pairs);
+    astar_pairs_free(&pairs, &mem);
     push_seq_free(&out.pushes);
     board_free(&b);
     res->seconds = timer_seconds_since(t0);

@@ -36,6 +36,18 @@ static int region(const board *b, pd_scratch *w, sq_t p, sq_t a, sq_t c)
     return t;
 }
 
+/* Words of the visited set of a board of n squares (n^3 bits). */
+static size_t seen_words(size_t n)
+{
+    return (n * n * n + 63) / 64;
+}
+
+/* D_G of boxes on a and c (either order) in table t on n squares. */
+static inline uint16_t pair_at(const pd_table *t, int n, sq_t a, sq_t c)
+{
+    return a < c ? t->d[(size_t)a * n + c] : t->d[(size_t)c * n + a];
+}
+
 static int qpush(pd_scratch *w, size_t *qt, sq_t a, sq_t c, sq_t p)
 {
     if (*qt == w->qcap) {
@@ -66,7 +78,7 @@ static int64_t search_pair(const board *b, pd_scratch *w, sq_t g1, sq_t g2, uint
                            int64_t deadline_ns, atomic_int *stop)
 {
     int n = w->nsq;
-    memset(w->seen, 0, (((size_t)n * n * n + 63) / 64) * sizeof *w->seen);
+    memset(w->seen, 0, seen_words((size_t)n) * sizeof *w->seen);
     for (size_t i = 0; i < (size_t)n * n; i++)
         d[i] = DIST_INF;
     size_t qh = 0, qt = 0;
@@ -122,7 +134,7 @@ static int64_t search_pair(const board *b, pd_scratch *w, sq_t g1, sq_t g2, uint
 size_t pairdb_scratch_bytes(const board *b)
 {
     size_t n = (size_t)b->nsq, g = (size_t)b->nboxes;
-    return ((n * n * n + 63) / 64) * 8 + n * 7 + ((size_t)1 << 16) * 6 + n * n * 2 + g * g * 4;
+    return seen_words(n) * 8 + n * 7 + ((size_t)1 << 16) * 6 + n * n * 2 + g * g * 4;
 }
 
 /* Whether table d asks more than the boxes' own distances somewhere. */
@@ -151,7 +163,7 @@ int pairdb_build(pairdb *pd, const board *b, int gap, int64_t deadline_ns, atomi
     if (n > PAIRDB_MAX_SQ || ng < 2 || !b->goal_dist)
         return 0;
     pd_scratch w = {.nsq = n, .qcap = (size_t)1 << 16};
-    w.seen = malloc((((size_t)n * n * n + 63) / 64) * sizeof *w.seen);
+    w.seen = malloc(seen_words((size_t)n) * sizeof *w.seen);
     w.mark = malloc((size_t)n);
     w.fq = malloc((size_t)n * sizeof *w.fq);
     w.q = malloc(w.qcap * sizeof *w.q);
@@ -241,8 +253,7 @@ int64_t pairdb_raise(const pairdb *pd, const sq_t *boxes, const lb_sol *s, uint8
         term[k] = 0;
         if (i1 < 0 || i2 < 0)
             continue;
-        sq_t x = boxes[i1], y = boxes[i2];
-        uint16_t dv = x < y ? t->d[(size_t)x * n + y] : t->d[(size_t)y * n + x];
+        uint16_t dv = pair_at(t, n, boxes[i1], boxes[i2]);
         /* (two boxes that cannot fill G together leave the term to the
            other pairs) */
         int64_t best = dv == DIST_INF ? INT64_MAX / 2 : (int64_t)dv - s->u[i1 + 1] - s->u[i2 + 1] - vg;
@@ -268,8 +279,7 @@ int64_t pairdb_raise(const pairdb *pd, const sq_t *boxes, const lb_sol *s, uint8
             for (int j = i + 1; j < nb; j++) {
                 if (q[i] + q[j] >= best)
                     continue;
-                sq_t a = boxes[i], c = boxes[j];
-                uint16_t v = a < c ? t->d[(size_t)a * n + c] : t->d[(size_t)c * n + a];
+                uint16_t v = pair_at(t, n, boxes[i], boxes[j]);
                 if (v == DIST_INF)
                     continue;
                 int64_t tv = (int64_t)v - s->u[i + 1] - s->u[j + 1] - vg;

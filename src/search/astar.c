@@ -782,6 +782,30 @@ void astar_patterns_free(goalsets *gs, membudget *mem)
     goalsets_free(gs);
 }
 
+int astar_pairs(const board *b, const astar_config *cfg, int64_t deadline_ns, atomic_int *stop,
+                membudget *mem, pairdb *pd, stats *st)
+{
+    memset(pd, 0, sizeof *pd);
+    if (!cfg->pair_db || !cfg->optimal || !cfg->matching)
+        return 0;
+    size_t scratch = pairdb_scratch_bytes(b);
+    if (!mem_take(mem, scratch))
+        return 0;
+    pairdb_build(pd, b, PAIRDB_GAP, deadline_ns, stop);
+    mem_give(mem, scratch);
+    if (!mem_take(mem, pd->held))
+        pairdb_free(pd); /* no room: the searches go without */
+    st->pairdb_tables += (uint64_t)pd->n;
+    st->pairdb_states += pd->states;
+    return pd->n;
+}
+
+void astar_pairs_free(pairdb *pd, membudget *mem)
+{
+    mem_give(mem, pd->held);
+    pairdb_free(pd);
+}
+
 /* ---------------------------------------------------------- driver */
 
 /* Sets up worker w of search a: its board at the level's start, its own
@@ -906,21 +930,12 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
         return a;
     }
     a->ns.deadline_ns = &lim->deadline_ns; /* no rehash past the limit */
-    if (cfg->pair_db && cfg->optimal && cfg->matching && cfg->pairs) {
-        a->pdp = cfg->pairs->n ? cfg->pairs : NULL; /* the caller's, counted there */
-    } else if (cfg->pair_db && cfg->optimal && cfg->matching) {
-        /* the goal pairs' tables, before the root's bound, which reads them */
-        size_t scratch = pairdb_scratch_bytes(b);
-        if (mem_take(mem, scratch)) {
-            pairdb_build(&a->pd, b, PAIRDB_GAP, lim->deadline_ns, lim->interrupt);
-            mem_give(mem, scratch);
-            if (!mem_take(mem, a->pd.held))
-                pairdb_free(&a->pd);
-            out->st.pairdb_tables += (uint64_t)a->pd.n;
-            out->st.pairdb_states += a->pd.states;
-        }
-        a->pdp = a->pd.n ? &a->pd : NULL;
-    }
+    /* the goal pairs' tables, before the root's bound, which reads them:
+       the caller's (counted there), or its own */
+    const pairdb *pdp = cfg->pairs;
+    if (!pdp && astar_pairs(b, cfg, lim->deadline_ns, lim->interrupt, mem, &a->pd, &out->st))
+        pdp = &a->pd;
+    a->pdp = cfg->pair_db && pdp && pdp->n ? pdp : NULL;
     /* The root. */
     {
         sq_t norm = reach_compute(&w->reach[0], &w->pos, w->pos.player);
@@ -1239,8 +1254,7 @@ void astar_end(astar *a)
     nodes_free(&a->ns);
     worker_free(a, &a->w0);
     astar_patterns_free(&a->gs, a->mem);
-    mem_give(a->mem, a->pd.held);
-    pairdb_free(&a->pd);
+    astar_pairs_free(&a->pd, a->mem);
     packing_free(&a->pk);
     free(a->rank);
     free(a->room_next);

@@ -89,6 +89,16 @@ int astar_patterns(const board *b, const astar_config *cfg, const search_limits 
                    membudget *mem, struct goalsets *gs, struct stats *st);
 void astar_patterns_free(struct goalsets *gs, membudget *mem);
 
+/* Builds the goal pairs' tables of b (cfg->pair_db in optimal mode with
+ * the matching; else none) into pd, for searches to share through
+ * cfg->pairs: its scratch and the tables charged to mem (none when they do
+ * not fit), until deadline_ns (0: none) or *stop; adds its counters to st.
+ * Returns the tables kept. Free with astar_pairs_free. */
+struct pairdb;
+int astar_pairs(const board *b, const astar_config *cfg, int64_t deadline_ns, atomic_int *stop,
+                membudget *mem, struct pairdb *pd, struct stats *st);
+void astar_pairs_free(struct pairdb *pd, membudget *mem);
+
 /* Searches from the level's start. `b` must have been analysed
  * (distance_analyze). Fills `out`. */
 void astar_solve(const board *b, const astar_config *cfg, search_limits *lim, membudget *mem,
