@@ -197,6 +197,12 @@ int pairdb_build(pairdb *pd, const board *b, int gap, int64_t deadline_ns, atomi
             for (int g2 = g1 + 1; ok && g2 < ng && pd->n < PAIRDB_MAX_TABLES; g2++) {
                 if (steps[g1 * ng + g2] != k)
                     continue;
+                /* a pair's search polls every 4096 states, but most visit
+                   fewer, and clearing its tables costs as much: poll here too */
+                if ((deadline_ns && timer_now_ns() >= deadline_ns) || (stop && atomic_load(stop))) {
+                    ok = 0;
+                    break;
+                }
                 int64_t st = search_pair(b, &w, b->goals[g1], b->goals[g2], d, deadline_ns, stop);
                 if (st < 0) {
                     ok = 0;
