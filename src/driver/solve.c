@@ -72,6 +72,8 @@ void driver_configs(const options *o, search_configs *sc)
         .goal_sets = o->optimal == 1 && o->matching ? (int)o->goal_sets : 0,
         .goal_layers = (int)o->goal_layers,
         .pair_db = (int)(o->pair_db && o->optimal == 1 && o->matching),
+        .clusters = o->optimal == 1 && o->matching ? (int)o->clusters : 0,
+        .pathmax = (int)(o->pathmax && o->optimal == 1),
         .sides = (int)(o->matching && (o->optimal == 1 ? o->sides : o->fast_sides)),
     };
     sc->fess = (fess_config){
@@ -988,6 +990,11 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
             if (!until || until > now)
                 astar_pairs(&b, &sc.astar, until, lim->interrupt, &mem, &pairs, &zst);
             sc.astar.pairs = &pairs;
+        }
+        /* the start's cluster raise, once for both searches */
+        int64_t root_raise = -1;
+        if (o->optimal == 1 && sc.astar.clusters) {
+            sc.astar.root_raise = &root_raise;
         }
         refine_ctx rc = {.b = &b, .seed = &seed, .mem = &mem, .lim = lim,
                          .share = o->optimal_refine, .pushes = seed_pushes,

@@ -31,6 +31,8 @@ void penalty_init(penalty_ctx *c, const board *b, int limit, int maxk)
     c->seen = xcalloc_held(&c->held, c->tcap, sizeof(uint64_t));
     c->seen_g = xcalloc_held(&c->held, c->tcap, sizeof(uint16_t));
     c->seen_gen = xcalloc_held(&c->held, c->tcap, sizeof(uint32_t));
+    c->hd = xmalloc_held(&c->held, sizeof(int64_t) * (size_t)b->nsq);
+    c->gidx = xmalloc_held(&c->held, sizeof(int) * (size_t)b->nsq);
     c->ccap = CACHE_SIZE;
     c->cache_key = xcalloc_held(&c->held, c->ccap, sizeof(uint64_t));
     c->cache_val = xcalloc_held(&c->held, c->ccap, sizeof(uint16_t));
@@ -48,6 +50,8 @@ void penalty_free(penalty_ctx *c)
     free(c->seen_gen);
     free(c->cache_key);
     free(c->cache_val);
+    free(c->hd);
+    free(c->gidx);
     memset(c, 0, sizeof *c);
 }
 
@@ -198,4 +202,126 @@ int penalty_bound(penalty_ctx *c, const sq_t *boxes, int k, sq_t player, int eno
     c->cache_key[slot] = key;
     c->cache_val[slot] = (uint16_t)(bound == PENALTY_INF ? PENALTY_INF : bound + 1);
     return bound;
+}
+
+/* ------------------------------------------------------------ dual terms */
+
+/* dfs_dual's outcomes besides a value (values may be negative) */
+#define D_FOUND INT64_MIN
+#define D_OUT_OF_ROOM (INT64_MIN + 1)
+
+/* One IDA* iteration of penalty_dual: as dfs, the cost of a path its
+ * pushes less the potentials of the goals its boxes end on (c->hd: each
+ * square's least goal distance less potential, an admissible estimate of
+ * what is left). A position with every box on a goal is an end whose value
+ * is g less its goals' potentials; the search goes on past it (the boxes
+ * may end on other goals for less). Returns D_FOUND (an end within T),
+ * D_OUT_OF_ROOM, or the least value above T met (INT64_MAX: none). */
+static int64_t dfs_dual(penalty_ctx *c, sq_t *bx, int k, sq_t player, uint64_t hbox, int g,
+                        int64_t T, const int64_t *v)
+{
+    const board *b = c->b;
+    int64_t h = 0, end = g;
+    int all = 1;
+    for (int j = 0; j < k; j++) {
+        h += c->hd[bx[j]];
+        if (b->is_goal[bx[j]])
+            end -= v[c->gidx[bx[j]]];
+        else
+            all = 0;
+    }
+    if (g + h > T)
+        return g + h;
+    int64_t least = INT64_MAX;
+    if (all) {
+        if (end <= T)
+            return D_FOUND;
+        least = end;
+    }
+    place(c, bx, k);
+    sq_t norm = flood(c, player);
+    if (!seen_put(c, hbox ^ b->zplayer[norm], g)) {
+        lift(c, bx, k);
+        return INT64_MAX;
+    }
+    if (c->nodes > (uint32_t)c->limit) {
+        lift(c, bx, k);
+        return D_OUT_OF_ROOM;
+    }
+    struct pmove {
+        int j;
+        sq_t from, to;
+    } mv[4 * PENALTY_MAX_BOXES];
+    int nm = 0;
+    for (int j = 0; j < k; j++) {
+        sq_t B = bx[j];
+        for (int d = 0; d < 4; d++) {
+            sq_t N = b->nb[B][DIR_OPP(d)], O = b->nb[B][d];
+            if (N == SQ_NONE || O == SQ_NONE || c->mark[N] != c->ts ||
+                c->shell.box_at[O] != NO_BOX || b->dead[O])
+                continue;
+            if (!freeze_after_push(&c->fz, &c->shell, j, B, O))
+                mv[nm++] = (struct pmove){j, B, O};
+        }
+    }
+    lift(c, bx, k);
+    for (int m = 0; m < nm; m++) {
+        int j = mv[m].j;
+        bx[j] = mv[m].to;
+        int64_t r = dfs_dual(c, bx, k, mv[m].from, hbox ^ b->zbox[mv[m].from] ^ b->zbox[mv[m].to],
+                             g + 1, T, v);
+        bx[j] = mv[m].from;
+        if (r == D_FOUND || r == D_OUT_OF_ROOM)
+            return r;
+        if (r < least)
+            least = r;
+    }
+    return least;
+}
+
+int64_t penalty_dual(penalty_ctx *c, const sq_t *boxes, int k, sq_t player, const int64_t *v,
+                     int64_t enough)
+{
+    const board *b = c->b;
+    int n = b->nsq, ng = b->nboxes;
+    if (k <= 0 || k > c->maxk)
+        return PENALTY_DUAL_NEVER;
+    for (int q = 0; q < n; q++) {
+        int64_t best = INT64_MAX / 4;
+        for (int gi = 0; gi < ng; gi++) {
+            uint16_t d = b->goal_dist[(size_t)gi * n + q];
+            if (d != DIST_INF && d - v[gi] < best)
+                best = d - v[gi];
+        }
+        c->hd[q] = best;
+        c->gidx[q] = -1;
+    }
+    for (int gi = 0; gi < ng; gi++)
+        c->gidx[b->goals[gi]] = gi;
+    sq_t bx[PENALTY_MAX_BOXES];
+    uint64_t hbox = 0;
+    int64_t T = 0;
+    for (int j = 0; j < k; j++) {
+        bx[j] = boxes[j];
+        hbox ^= b->zbox[bx[j]];
+        if (b->near_dist[bx[j]] == DIST_INF)
+            return PENALTY_DUAL_NEVER;
+        T += c->hd[bx[j]];
+    }
+    c->searches++;
+    c->nodes = 0;
+    for (;;) {
+        if (++c->gen == 0) {
+            memset(c->seen_gen, 0, sizeof(uint32_t) * c->tcap);
+            c->gen = 1;
+        }
+        int64_t r = dfs_dual(c, bx, k, player, hbox, 0, T, v);
+        if (r == D_FOUND || r == D_OUT_OF_ROOM)
+            return T; /* exact, or the value last exhausted */
+        if (r == INT64_MAX)
+            return PENALTY_DUAL_NEVER;
+        T = r;
+        if (T > enough)
+            return T;
+    }
 }

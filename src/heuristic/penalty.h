@@ -47,6 +47,8 @@ typedef struct penalty_ctx {
     uint32_t ccap;
     uint32_t nodes;    /* positions of the current search */
     uint64_t searches, cache_hits;
+    int64_t *hd;       /* [nsq] penalty_dual: least goal distance less potential */
+    int *gidx;         /* [nsq] penalty_dual: goal index of a square, or -1 */
     size_t held;       /* bytes allocated, charged by the owner */
 } penalty_ctx;
 
@@ -59,5 +61,20 @@ void penalty_free(penalty_ctx *c);
  * PENALTY_INF when they cannot. The search stops once the bound passes
  * `enough` (it need not be exact beyond what the caller can use). */
 int penalty_bound(penalty_ctx *c, const sq_t *boxes, int k, sq_t player, int enough);
+
+/* The matching's dual form of the same search (push-optimal A*'s clusters
+ * at the root): the least, over the ways the k boxes alone (player on
+ * `player`) end on k goals, of the pushes less the sum of v[g] over the
+ * goals g they end on (v: the matching's goal potentials, by goal index).
+ * With the matching's box potentials u, the term (this less u over the k
+ * boxes) is at least 0, and a sum of terms over disjoint box sets adds to
+ * the matching admissibly: in any solution the boxes outside the sets take
+ * at least u_i + v_g each (dual feasibility), those of a set at least this
+ * search's pushes onto the goals they end on. A lower bound when the
+ * search stops at its limit; it stops once past `enough`.
+ * PENALTY_DUAL_NEVER: the boxes can never all end on goals. */
+#define PENALTY_DUAL_NEVER INT64_MAX
+int64_t penalty_dual(penalty_ctx *c, const sq_t *boxes, int k, sq_t player, const int64_t *v,
+                     int64_t enough);
 
 #endif

@@ -17,6 +17,7 @@
 #include "../heuristic/pairdb.h"
 #include "../deadlock/subset.h"
 #include "../util/spares.h"
+#include "../util/timer.h"
 #include "../util/u32map.h"
 #include "../util/util.h"
 
@@ -89,6 +90,7 @@ typedef struct aworker {
     uint64_t ext_end;    /* depth-first extensions stop once st->nodes
                             reaches this (ASTAR_EXT_NODES after the pop) */
     uint32_t gexp[MAX_EXT_DEPTH + 2]; /* g of the node expanded at each depth */
+    uint32_t hexp[MAX_EXT_DEPTH + 2]; /* and its h (the children's inherited bound) */
     uint32_t checks;     /* expansions since the last limit check */
     deadline_poll dpoll; /* the clock between checks */
     int busy;            /* expanding a node taken from the open list (a->mu) */
@@ -205,12 +207,18 @@ static inline uint32_t f_of(const astar *a, int q, uint32_t g, uint32_t h)
 
 /* Queues node n (with g and h) in every open list. Returns -1 when the
  * memory budget is spent. */
-static int queue_node(astar *a, uint32_t n, uint32_t g, uint32_t h)
+static int queue_node_tie(astar *a, uint32_t n, uint32_t g, uint32_t h, uint32_t tie)
 {
     for (int q = 0; q < a->nq; q++)
-        if (ol_push(&a->open[q], f_of(a, q, g, h), h, n) != 0)
+        if (ol_push(&a->open[q], f_of(a, q, g, h), tie, n) != 0)
             return -1;
     return 0;
+}
+
+/* Queues node n (g, h) in every open list, ties broken by h. */
+static int queue_node(astar *a, uint32_t n, uint32_t g, uint32_t h)
+{
+    return queue_node_tie(a, n, g, h, h);
 }
 
 static void debug_check(aworker *w)
@@ -331,6 +339,136 @@ static int64_t child_bound(aworker *w, int depth, int i, sq_t to)
     return h;
 }
 
+/* Push-optimal mode, at the root: clusters of boxes searched alone against
+ * the matching's potentials (penalty_dual, whose header holds the argument
+ * that the sum is admissible). For each box, it and its nearest boxes by
+ * grid distance (2 .. cfg->clusters of them) make a set; a set's term is
+ * the least, over the goals its boxes can end on, of their pushes alone
+ * less those goals' potentials and the boxes' own. The positive terms of
+ * disjoint sets, largest first, are summed: a lower bound proven from the
+ * start (a seed with that many pushes is proven at once; the positions
+ * below keep their own bounds, and their order). Each search stops at
+ * ROOT_CLUSTER_LIMIT positions (then its bound is the value last
+ * exhausted); the sets stop at `until` or the interrupt, keeping the terms
+ * found. On XSokoban 84 five boxes lift the start from 149 to 155, its
+ * optimum (bench/README.md, "Clusters at the start"). */
+#define ROOT_CLUSTER_LIMIT 10000
+static int64_t root_clusters(astar *a, aworker *w, const lb_sol *s, int64_t until)
+{
+    const board *b = a->b;
+    int nb = b->nboxes, K = MIN(a->cfg->clusters, MIN(nb, PENALTY_MAX_BOXES));
+    if (K < 2 || s->cost == LB_INF)
+        return 0;
+    penalty_ctx pc;
+    penalty_init(&pc, b, ROOT_CLUSTER_LIMIT, K);
+    if (!mem_take(a->mem, pc.held)) {
+        penalty_free(&pc);
+        return 0;
+    }
+    size_t charged = pc.held;
+    int64_t *v = xmalloc(sizeof(int64_t) * (size_t)nb);
+    for (int g = 0; g < nb; g++)
+        v[g] = s->v[g + 1];
+    typedef struct { int64_t term; int k; int idx[PENALTY_MAX_BOXES]; } cset;
+    cset *sets = xmalloc(sizeof(cset) * (size_t)nb * (size_t)K);
+    int nsets = 0;
+    int *order = xmalloc(sizeof(int) * (size_t)nb), *dist = xmalloc(sizeof(int) * (size_t)nb);
+    atomic_int *stop = a->lim->interrupt;
+    for (int i = 0; i < nb && !(until && timer_now_ns() >= until) && !(stop && atomic_load(stop));
+         i++) {
+        int ci = b->cell[w->pos.boxes[i]];
+        int yi = ci / b->width, xi = ci % b->width;
+        for (int j = 0; j < nb; j++) {
+            int cj = b->cell[w->pos.boxes[j]];
+            dist[j] = abs(cj / b->width - yi) + abs(cj % b->width - xi);
+            order[j] = j;
+        }
+        for (int x = 1; x < nb; x++) /* insertion sort by distance, i first */
+            for (int y = x; y > 0 && (dist[order[y]] < dist[order[y - 1]] ||
+                                      (dist[order[y]] == dist[order[y - 1]] && order[y] == i)); y--) {
+                int t = order[y];
+                order[y] = order[y - 1];
+                order[y - 1] = t;
+            }
+        for (int k = 2; k <= K; k++) {
+            cset c = {.k = k};
+            for (int m = 0; m < k; m++)
+                c.idx[m] = order[m];
+            for (int x = 1; x < k; x++) /* sorted, to drop repeats */
+                for (int y = x; y > 0 && c.idx[y] < c.idx[y - 1]; y--) {
+                    int t = c.idx[y];
+                    c.idx[y] = c.idx[y - 1];
+                    c.idx[y - 1] = t;
+                }
+            int dup = 0;
+            for (int q = 0; q < nsets && !dup; q++)
+                dup = sets[q].k == k && !memcmp(sets[q].idx, c.idx, sizeof(int) * (size_t)k);
+            if (dup)
+                continue;
+            sq_t bx[PENALTY_MAX_BOXES];
+            int64_t us = 0;
+            for (int m = 0; m < k; m++) {
+                bx[m] = w->pos.boxes[c.idx[m]];
+                us += s->u[c.idx[m] + 1];
+            }
+            int64_t d = penalty_dual(&pc, bx, k, w->pos.player, v, INT64_MAX / 4);
+            if (d == PENALTY_DUAL_NEVER)
+                continue; /* (a deadlock the others find) */
+            c.term = d - us;
+            sets[nsets++] = c;
+        }
+    }
+    /* the positive terms of disjoint sets, largest first */
+    int64_t sum = 0;
+    uint8_t *used = xcalloc((size_t)nb, 1);
+    for (;;) {
+        int best = -1;
+        for (int q = 0; q < nsets; q++) {
+            if (sets[q].term <= 0)
+                continue;
+            int free_ = 1;
+            for (int m = 0; m < sets[q].k; m++)
+                free_ &= !used[sets[q].idx[m]];
+            if (free_ && (best < 0 || sets[q].term > sets[best].term))
+                best = q;
+        }
+        if (best < 0)
+            break;
+        sum += sets[best].term;
+        for (int m = 0; m < sets[best].k; m++)
+            used[sets[best].idx[m]] = 1;
+        w->st->cluster_sets++;
+    }
+    w->st->cluster_searches += pc.searches;
+    free(used);
+    free(dist);
+    free(order);
+    free(sets);
+    free(v);
+    mem_give(a->mem, charged);
+    penalty_free(&pc);
+    return sum;
+}
+
+/* Push-optimal mode: the child's bound h (or LB_INF) raised to what its
+ * parent's h (at `depth`) less the `pushes` between them leaves (pathmax).
+ * Admissible whatever the path: the parent is at most `pushes` pushes
+ * from the child, so the child needs at least the parent's need less
+ * those. The matching alone never drops by more than a push a push; the
+ * raises over it (goal pairs, parity, goal-set layers) can vanish after
+ * one, and the child keeps them. */
+static int64_t inherit(aworker *w, int depth, uint32_t pushes, int64_t h)
+{
+    if (w->a->cfg->pathmax && h != LB_INF) {
+        int64_t up = (int64_t)w->hexp[depth] - (int64_t)pushes;
+        if (h < up) {
+            w->st->pathmax_raised++;
+            h = up;
+        }
+    }
+    return h;
+}
+
 /* --penalties, under a known solution's bound: the child on the board
  * (its matching in w->sols[depth + 1], cost h, g pushes) whose last push
  * put a box on `to`. Only a raise that lifts g + h to the bound cuts the
@@ -439,10 +577,10 @@ static int make_child(aworker *w, uint32_t n, int depth, int i, sq_t from, sq_t 
      * player region and no table lookup (on XSokoban 8 the bound cuts one
      * push generated in thirteen). Without a bound duplicates are found
      * first, as they cost no matching. */
-    int64_t h64 = -1;
+    int64_t h64 = -1, hraw = -1; /* the child's bound, and before inherit */
     uint32_t bound = bound_of(a);
     if (bound) {
-        h64 = child_bound(w, depth, i, to);
+        h64 = inherit(w, depth, pushes, hraw = child_bound(w, depth, i, to));
         int cut = h64 == LB_INF;
         if (!cut && (uint64_t)ng + (uint64_t)h64 >= bound) {
             w->st->cut_bound++;
@@ -479,7 +617,7 @@ static int make_child(aworker *w, uint32_t n, int depth, int i, sq_t from, sq_t 
         return stop;
     }
     unlock(a);
-    if (h64 < 0 && (h64 = child_bound(w, depth, i, to)) == LB_INF) {
+    if (h64 < 0 && (h64 = inherit(w, depth, pushes, hraw = child_bound(w, depth, i, to))) == LB_INF) {
         pos_undo(p, &u);
         return 0;
     }
@@ -545,6 +683,12 @@ static int make_child(aworker *w, uint32_t n, int depth, int i, sq_t from, sq_t 
         return 0;
     }
     uint32_t h = h64 > NODE_MAX_H ? NODE_MAX_H : (uint32_t)h64;
+    /* Ties in the open list, the goal test and the depth-first extension
+       read the child's own bound, not the inherited one: inherited, every
+       position below a raised start has f = the start's and h = f - g, and
+       the order within that layer would be by depth alone (XSokoban 49,
+       start raised by 20: its 124 not found in 120 s, against 16 s) */
+    uint32_t tie = hraw > (int64_t)h ? h : (uint32_t)hraw;
     lock(a);
     /* with two workers, the other may have stored it since the lookup */
     if (a->par && (ex = nodes_find(&a->ns, hash)) != NODE_NONE) {
@@ -566,7 +710,7 @@ static int make_child(aworker *w, uint32_t n, int depth, int i, sq_t from, sq_t 
     if (ng > w->st->max_depth)
         w->st->max_depth = ng;
     uint32_t f = f_of(a, w->cq, ng, h);
-    if (h == 0 && board_end_ok(b, &w->reach[depth + 1]) &&
+    if (tie == 0 && board_end_ok(b, &w->reach[depth + 1]) &&
         (!a->cfg->optimal ||
          (!a->par && f == w->fmin && ol_min_f(&a->open[0]) >= f))) {
         /* Solved. In optimal mode only when no open node can be shorter:
@@ -580,7 +724,8 @@ static int make_child(aworker *w, uint32_t n, int depth, int i, sq_t from, sq_t 
         pos_undo(p, &u);
         return 1;
     }
-    if (a->cfg->dfs_ext && f == w->fmin && depth + 1 < MAX_EXT_DEPTH && h != 0 &&
+    if (a->cfg->dfs_ext && f == w->fmin && f_of(a, w->cq, ng, tie) == f &&
+        depth + 1 < MAX_EXT_DEPTH && h != 0 &&
         w->st->nodes < w->ext_end && (a->budget == 0 || w->st->nodes < a->budget)) {
         unlock(a);
         w->st->dfs_extensions++;
@@ -589,7 +734,7 @@ static int make_child(aworker *w, uint32_t n, int depth, int i, sq_t from, sq_t 
         pstack_pop(&w->path, &w->pos); /* undoes the move */
         return stop;
     }
-    int full = queue_node(a, child, ng, h) != 0;
+    int full = queue_node_tie(a, child, ng, h, tie) != 0;
     unlock(a);
     pos_undo(p, &u);
     if (full) {
@@ -669,6 +814,7 @@ static int expand(aworker *w, uint32_t n, int depth)
     node *nd0 = nodes_at(&a->ns, n);
     node_close(nd0);
     w->gexp[depth] = node_g(nd0);
+    w->hexp[depth] = node_h(nd0);
     int nopic = node_nopic(nd0);
     unlock(a);
     w->st->expanded++;
@@ -946,8 +1092,27 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
             a->finished = 1;
             return a;
         }
-        if (h64 != LB_INF && a->pdp)
-            h64 += pairdb_raise(a->pdp, w->pos.boxes, &w->sols[0], w->pd_used, w->pd_q);
+        if (h64 != LB_INF) {
+            int64_t m = h64, rp = a->pdp ? pairdb_raise(a->pdp, w->pos.boxes, &w->sols[0],
+                                                          w->pd_used, w->pd_q) : 0;
+            /* the clusters: the caller's, or computed here within an
+               eighth of the time left (XSokoban's take 0.1-8 s) */
+            int64_t rc = cfg->root_raise && *cfg->root_raise >= 0 ? *cfg->root_raise : 0;
+            if (cfg->clusters && !(cfg->root_raise && *cfg->root_raise >= 0)) {
+                int64_t now = timer_now_ns(), until = lim->deadline_ns;
+                if (until)
+                    until = now + MAX(until - now, 0) / 8;
+                rc = root_clusters(a, w, &w->sols[0], until);
+                if (rc % 2)
+                    rc++; /* every solution has the matching's parity */
+                if (cfg->root_raise)
+                    *cfg->root_raise = rc;
+            }
+            out->st.cluster_raise = (uint64_t)rc;
+            /* two raises over the same matching: the larger (each is
+               admissible alone; their sums are over different sets) */
+            h64 = m + MAX(rp, rc);
+        }
         int dead_start = 0;
         for (int i = 0; cfg->dead_squares && i < b->nboxes; i++)
             dead_start |= b->dead[w->pos.boxes[i]];
@@ -1096,11 +1261,14 @@ static int run_loop(aworker *w, uint64_t node_budget)
         }
         w->cq = q;
         node *nd = nodes_at(&a->ns, n);
-        if (node_closed(nd) || node_h(nd) != h || f_of(a, q, node_g(nd), h) != f) {
+        /* (the entry's second key is its tie-break, the node's own bound
+           when it inherits a higher one: make_child) */
+        if (node_closed(nd) || f_of(a, q, node_g(nd), node_h(nd)) != f) {
             unlock(a);
             w->checks++; /* stale entry: count it towards the limit checks */
             continue;
         }
+        h = node_h(nd);
         uint32_t bound = bound_of(a);
         if (bound && f >= bound) {
             /* lowered by cfg->refine: every open f reaches the shorter

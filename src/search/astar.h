@@ -52,6 +52,15 @@ typedef struct astar_config {
                          database of goal pairs (pairdb.h) */
     int sides;        /* optimal mode: a box on a cut square takes the row
                          of the player's piece (lb_row) */
+    int clusters;     /* optimal mode: the root's clusters of up to this
+                         many boxes searched alone against the matching's
+                         potentials raise its bound (0 = none) */
+    int pathmax;      /* optimal mode: a child's h at least its parent's
+                         less the pushes between them */
+    int64_t *root_raise; /* with clusters: the caller's cache of the root's
+                         cluster raise (-1 until computed), shared by the
+                         searches of a level from the same start; NULL:
+                         each search computes its own */
     const struct moves *seed; /* with bound: the known solution's moves,
                          whose detours give goal-set patterns too (or NULL) */
     const struct pairdb *pairs; /* with pair_db: the goal pairs' tables the

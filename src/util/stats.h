@@ -31,6 +31,10 @@
     X(pairdb_tables, SUM, "goal pairs whose table of two boxes alone was kept (--pair-db)") \
     X(pairdb_states, SUM, "reduced positions the goal pairs' searches visited") \
     X(pairdb_raised, SUM, "positions whose matching the goal pairs' tables raised") \
+    X(pathmax_raised, SUM, "children whose bound their parent's lifted (push-optimal pathmax)") \
+    X(cluster_searches, SUM, "searches of clusters of boxes alone at the start (--clusters)") \
+    X(cluster_sets, SUM, "disjoint clusters whose terms raised the start's bound") \
+    X(cluster_raise, MAX, "pushes the clusters added to the start's bound")  \
     X(goalset_tests, SUM, "positions holding no more than the bound lets, tested against the patterns") \
     X(goalset_cuts, SUM, "positions the patterns cut") \
     X(goalset_raises, SUM, "positions the patterns deferred past the layer being expanded") \
