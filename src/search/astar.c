@@ -577,10 +577,10 @@ static int make_child(aworker *w, uint32_t n, int depth, int i, sq_t from, sq_t 
      * player region and no table lookup (on XSokoban 8 the bound cuts one
      * push generated in thirteen). Without a bound duplicates are found
      * first, as they cost no matching. */
-    int64_t h64 = -1, hraw = -1; /* the child's bound, and before inherit */
+    int64_t h64 = -1;
     uint32_t bound = bound_of(a);
     if (bound) {
-        h64 = inherit(w, depth, pushes, hraw = child_bound(w, depth, i, to));
+        h64 = child_bound(w, depth, i, to);
         int cut = h64 == LB_INF;
         if (!cut && (uint64_t)ng + (uint64_t)h64 >= bound) {
             w->st->cut_bound++;
@@ -617,7 +617,7 @@ static int make_child(aworker *w, uint32_t n, int depth, int i, sq_t from, sq_t 
         return stop;
     }
     unlock(a);
-    if (h64 < 0 && (h64 = inherit(w, depth, pushes, hraw = child_bound(w, depth, i, to))) == LB_INF) {
+    if (h64 < 0 && (h64 = child_bound(w, depth, i, to)) == LB_INF) {
         pos_undo(p, &u);
         return 0;
     }
@@ -682,13 +682,15 @@ static int make_child(aworker *w, uint32_t n, int depth, int i, sq_t from, sq_t 
         pos_undo(p, &u);
         return 0;
     }
-    uint32_t h = h64 > NODE_MAX_H ? NODE_MAX_H : (uint32_t)h64;
     /* Ties in the open list, the goal test and the depth-first extension
        read the child's own bound, not the inherited one: inherited, every
        position below a raised start has f = the start's and h = f - g, and
        the order within that layer would be by depth alone (XSokoban 49,
-       start raised by 20: its 124 not found in 120 s, against 16 s) */
-    uint32_t tie = hraw > (int64_t)h ? h : (uint32_t)hraw;
+       start raised by 20: its 124 not found in 120 s, against 16 s). The
+       pathmax never cuts: the parent's f is below the bound. */
+    uint32_t tie = h64 > NODE_MAX_H ? NODE_MAX_H : (uint32_t)h64;
+    h64 = inherit(w, depth, pushes, h64);
+    uint32_t h = h64 > NODE_MAX_H ? NODE_MAX_H : (uint32_t)h64;
     lock(a);
     /* with two workers, the other may have stored it since the lookup */
     if (a->par && (ex = nodes_find(&a->ns, hash)) != NODE_NONE) {
@@ -1261,9 +1263,11 @@ static int run_loop(aworker *w, uint64_t node_budget)
         }
         w->cq = q;
         node *nd = nodes_at(&a->ns, n);
-        /* (the entry's second key is its tie-break, the node's own bound
-           when it inherits a higher one: make_child) */
-        if (node_closed(nd) || f_of(a, q, node_g(nd), node_h(nd)) != f) {
+        /* (with the pathmax the entry's second key is its tie-break, the
+           node's own bound below the inherited one: make_child; else it is
+           the node's h, which a weight-0 list's f does not show) */
+        if (node_closed(nd) || f_of(a, q, node_g(nd), node_h(nd)) != f ||
+            (!a->cfg->pathmax && node_h(nd) != h)) {
             unlock(a);
             w->checks++; /* stale entry: count it towards the limit checks */
             continue;
