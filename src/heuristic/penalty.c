@@ -97,6 +97,40 @@ static int seen_put(penalty_ctx *c, uint64_t key, int g)
     return 1;
 }
 
+/* A push of a reduced position: box slot j from `from` to `to`. */
+typedef struct pmove {
+    int j;
+    sq_t from, to;
+} pmove;
+
+/* The reduced position bx (player on `player`, reached with g pushes) in
+ * this iteration: 0 with its pushes in mv[] (*nm of them; onto no dead
+ * square, none frozen off a goal), 1 when it was reached before with g or
+ * fewer (nothing to search), 2 past the search's limit. The pushes are
+ * collected before the flood marks are reused by the callers' recursion. */
+static int pushes_of(penalty_ctx *c, const sq_t *bx, int k, sq_t player, uint64_t hbox, int g,
+                     pmove *mv, int *nm)
+{
+    const board *b = c->b;
+    place(c, bx, k);
+    sq_t norm = flood(c, player);
+    int r = !seen_put(c, hbox ^ b->zplayer[norm], g) ? 1 : c->nodes > (uint32_t)c->limit ? 2 : 0;
+    *nm = 0;
+    for (int j = 0; j < k && r == 0; j++) {
+        sq_t B = bx[j];
+        for (int d = 0; d < 4; d++) {
+            sq_t N = b->nb[B][DIR_OPP(d)], O = b->nb[B][d];
+            if (N == SQ_NONE || O == SQ_NONE || c->mark[N] != c->ts ||
+                c->shell.box_at[O] != NO_BOX || b->dead[O])
+                continue;
+            if (!freeze_after_push(&c->fz, &c->shell, j, B, O))
+                mv[(*nm)++] = (pmove){j, B, O};
+        }
+    }
+    lift(c, bx, k);
+    return r;
+}
+
 /* One IDA* iteration below the reduced position bx (player on `player`,
  * reached with g pushes): FOUND, OUT_OF_ROOM, or the least f above T met
  * (INT_MAX: none). */
@@ -110,34 +144,10 @@ static int dfs(penalty_ctx *c, sq_t *bx, int k, sq_t player, uint64_t hbox, int 
         return g + h;
     if (h == 0)
         return FOUND;
-    place(c, bx, k);
-    sq_t norm = flood(c, player);
-    if (!seen_put(c, hbox ^ b->zplayer[norm], g)) {
-        lift(c, bx, k);
-        return INT_MAX;
-    }
-    if (c->nodes > (uint32_t)c->limit) {
-        lift(c, bx, k);
-        return OUT_OF_ROOM;
-    }
-    /* the pushes, collected before the flood marks are reused below */
-    struct pmove {
-        int j;
-        sq_t from, to;
-    } mv[4 * PENALTY_MAX_BOXES];
-    int nm = 0;
-    for (int j = 0; j < k; j++) {
-        sq_t B = bx[j];
-        for (int d = 0; d < 4; d++) {
-            sq_t N = b->nb[B][DIR_OPP(d)], O = b->nb[B][d];
-            if (N == SQ_NONE || O == SQ_NONE || c->mark[N] != c->ts ||
-                c->shell.box_at[O] != NO_BOX || b->dead[O])
-                continue;
-            if (!freeze_after_push(&c->fz, &c->shell, j, B, O))
-                mv[nm++] = (struct pmove){j, B, O};
-        }
-    }
-    lift(c, bx, k);
+    pmove mv[4 * PENALTY_MAX_BOXES];
+    int nm, r0 = pushes_of(c, bx, k, player, hbox, g, mv, &nm);
+    if (r0)
+        return r0 == 1 ? INT_MAX : OUT_OF_ROOM;
     int least = INT_MAX;
     for (int m = 0; m < nm; m++) {
         int j = mv[m].j;
@@ -238,33 +248,10 @@ static int64_t dfs_dual(penalty_ctx *c, sq_t *bx, int k, sq_t player, uint64_t h
             return D_FOUND;
         least = end;
     }
-    place(c, bx, k);
-    sq_t norm = flood(c, player);
-    if (!seen_put(c, hbox ^ b->zplayer[norm], g)) {
-        lift(c, bx, k);
-        return INT64_MAX;
-    }
-    if (c->nodes > (uint32_t)c->limit) {
-        lift(c, bx, k);
-        return D_OUT_OF_ROOM;
-    }
-    struct pmove {
-        int j;
-        sq_t from, to;
-    } mv[4 * PENALTY_MAX_BOXES];
-    int nm = 0;
-    for (int j = 0; j < k; j++) {
-        sq_t B = bx[j];
-        for (int d = 0; d < 4; d++) {
-            sq_t N = b->nb[B][DIR_OPP(d)], O = b->nb[B][d];
-            if (N == SQ_NONE || O == SQ_NONE || c->mark[N] != c->ts ||
-                c->shell.box_at[O] != NO_BOX || b->dead[O])
-                continue;
-            if (!freeze_after_push(&c->fz, &c->shell, j, B, O))
-                mv[nm++] = (struct pmove){j, B, O};
-        }
-    }
-    lift(c, bx, k);
+    pmove mv[4 * PENALTY_MAX_BOXES];
+    int nm, r0 = pushes_of(c, bx, k, player, hbox, g, mv, &nm);
+    if (r0)
+        return r0 == 1 ? INT64_MAX : D_OUT_OF_ROOM;
     for (int m = 0; m < nm; m++) {
         int j = mv[m].j;
         bx[j] = mv[m].to;

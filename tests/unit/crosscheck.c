@@ -233,3 +233,51 @@ void test_astar_limited(const board *b, const void *cfg, search_outcome *out)
     mem_init(&mem, 1ULL << 30);
     astar_solve(b, cfg, &lim, &mem, out);
 }
+
+static void run_astar_cfg(const board *b, const void *cfg, search_limits *lim, membudget *mem,
+                          search_outcome *out)
+{
+    astar_solve(b, cfg, lim, mem, out);
+}
+
+void test_bound_proves_the_optimum(const char *name, const void *cfg, int count,
+                                   uint64_t (*raised)(const stats *st))
+{
+    const char *path = test_shared_level(name);
+    if (!path)
+        SKIP("shared boxoban levels not found");
+    collection c;
+    REQUIRE(collection_load(&c, path) == 0);
+    int n = c.nlevels < count ? c.nlevels : count, decided = 0;
+    uint64_t sum = 0;
+    for (int k = 0; k < n; k++) {
+        long bp, ap;
+        if (c.levels[k].error ||
+            !crosscheck_level(&c.levels[k], run_astar_cfg, cfg, 1, 1, 3000000, &bp, &ap) || bp <= 0)
+            continue;
+        board b;
+        if (test_level_board(&c.levels[k], &b) != 0)
+            continue;
+        for (long extra = 0; extra <= 1; extra++) {
+            astar_config bc = *(const astar_config *)cfg;
+            bc.bound = (uint32_t)(bp + extra);
+            search_outcome out;
+            test_astar_limited(&b, &bc, &out);
+            if (extra == 0)
+                sum += raised(&out.st);
+            if (extra == 0 && (out.solved || out.stop != STOP_EXHAUSTED))
+                test_fail(__FILE__, __LINE__, "%s level %d: bound %ld (the optimum): %s", name, k + 1,
+                          bp, out.solved ? "solved below it" : "not exhausted");
+            if (extra == 1 && (!out.solved || push_seq_pushes(&out.pushes) != bp))
+                test_fail(__FILE__, __LINE__, "%s level %d: bound %ld: %ld pushes, BFS %ld", name,
+                          k + 1, bp + 1, out.solved ? push_seq_pushes(&out.pushes) : -1L, bp);
+            push_seq_free(&out.pushes);
+        }
+        board_free(&b);
+        decided++;
+    }
+    printf("  %d levels decided, %llu raised\n", decided, (unsigned long long)sum);
+    CHECK(decided >= n / 2);
+    CHECK(sum > 0);
+    collection_free(&c);
+}

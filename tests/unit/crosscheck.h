@@ -76,6 +76,14 @@ void test_best_per_region(position *p, sq_t from, const int *dist, int *best);
 /* A* (cfg: an astar_config) on b within 3,000,000 positions and 1 GiB. */
 void test_astar_limited(const board *b, const void *cfg, search_outcome *out);
 
+/* Push-optimal A* (an astar_config cfg) under a bound at BFS's optimum must
+ * end exhausted, one above it find the optimum, on the first `count` levels
+ * of a shared level file that BFS decides; raised(st) counts, at the
+ * bound at the optimum, what the feature under test did: the sum must be
+ * positive (else the test tests nothing), and half the levels decided. */
+void test_bound_proves_the_optimum(const char *name, const void *cfg, int count,
+                                   uint64_t (*raised)(const stats *st));
+
 /* Free-floor regions with boxes on `boxes` (nboxes squares): an
  * independent flood, for the searches' region counts. */
 int test_count_regions(const board *b, const sq_t *boxes);

@@ -280,42 +280,14 @@ TEST(clusters_astar_matches_bfs_boxoban_medium)
 /* Under a bound at BFS's optimum the search with the clusters must end
  * exhausted (at the start, where the raise reaches it), one above it find
  * the optimum; and the clusters must have raised some starts. */
+static uint64_t clusters_raised(const stats *st)
+{
+    return st->cluster_raise > 0;
+}
+
 TEST(clusters_bound_proves_the_optimum)
 {
-    const char *path = test_shared_level("boxoban/medium/valid/000.txt");
-    if (!path)
-        SKIP("boxoban/medium/valid/000.txt not found in the shared levels");
-    collection c;
-    REQUIRE(collection_load(&c, path) == 0);
     astar_config cfg = with_clusters();
-    int n = MIN(c.nlevels, test_quick() ? 15 : 60), decided = 0, raised = 0;
-    for (int k = 0; k < n; k++) {
-        long bp, ap;
-        if (c.levels[k].error ||
-            !crosscheck_level(&c.levels[k], run_astar, &cfg, 1, 1, 3000000, &bp, &ap) || bp <= 0)
-            continue;
-        board b;
-        if (test_level_board(&c.levels[k], &b) != 0)
-            continue;
-        for (long extra = 0; extra <= 1; extra++) {
-            astar_config bc = cfg;
-            bc.bound = (uint32_t)(bp + extra);
-            search_outcome out;
-            test_astar_limited(&b, &bc, &out);
-            raised += extra == 0 && out.st.cluster_raise > 0;
-            if (extra == 0 && (out.solved || out.stop != STOP_EXHAUSTED))
-                test_fail(__FILE__, __LINE__, "level %d: bound %ld (the optimum): %s", k + 1, bp,
-                          out.solved ? "solved below it" : "not exhausted");
-            if (extra == 1 && (!out.solved || push_seq_pushes(&out.pushes) != bp))
-                test_fail(__FILE__, __LINE__, "level %d: bound %ld: %ld pushes, BFS %ld", k + 1,
-                          bp + 1, out.solved ? push_seq_pushes(&out.pushes) : -1L, bp);
-            push_seq_free(&out.pushes);
-        }
-        board_free(&b);
-        decided++;
-    }
-    printf("  %d levels decided, %d starts raised by the clusters\n", decided, raised);
-    CHECK(decided >= n / 2);
-    CHECK(raised > 0);
-    collection_free(&c);
+    test_bound_proves_the_optimum("boxoban/medium/valid/000.txt", &cfg, test_quick() ? 15 : 60,
+                                  clusters_raised);
 }

@@ -175,46 +175,16 @@ TEST(pairdb_astar_matches_bfs_boxoban_medium)
 /* Under a bound at BFS's optimum the search with the tables must end
  * exhausted, one above it find the optimum; and the tables must have
  * raised some positions (else the test tests nothing). */
+static uint64_t pairs_raised(const stats *st)
+{
+    return st->pairdb_raised;
+}
+
 TEST(pairdb_bound_proves_the_optimum)
 {
-    const char *path = test_shared_level("boxoban/medium/valid/000.txt");
-    if (!path)
-        SKIP("boxoban/medium/valid/000.txt not found in the shared levels");
-    collection c;
-    REQUIRE(collection_load(&c, path) == 0);
     astar_config cfg = with_pairs();
-    int n = MIN(c.nlevels, test_quick() ? 15 : 60), decided = 0;
-    uint64_t raised = 0;
-    for (int k = 0; k < n; k++) {
-        long bp, ap;
-        if (c.levels[k].error ||
-            !crosscheck_level(&c.levels[k], run_astar, &cfg, 1, 1, 3000000, &bp, &ap) || bp <= 0)
-            continue;
-        board b;
-        if (test_level_board(&c.levels[k], &b) != 0)
-            continue;
-        for (long extra = 0; extra <= 1; extra++) {
-            astar_config bc = cfg;
-            bc.bound = (uint32_t)(bp + extra);
-            search_outcome out;
-            test_astar_limited(&b, &bc, &out);
-            raised += out.st.pairdb_raised;
-            if (extra == 0 && (out.solved || out.stop != STOP_EXHAUSTED))
-                test_fail(__FILE__, __LINE__, "level %d: bound %ld (the optimum): %s", k + 1, bp,
-                          out.solved ? "solved below it" : "not exhausted");
-            if (extra == 1 && (!out.solved || push_seq_pushes(&out.pushes) != bp))
-                test_fail(__FILE__, __LINE__, "level %d: bound %ld: %ld pushes, BFS %ld", k + 1,
-                          bp + 1, out.solved ? push_seq_pushes(&out.pushes) : -1L, bp);
-            push_seq_free(&out.pushes);
-        }
-        board_free(&b);
-        decided++;
-    }
-    printf("  %d levels decided, %llu positions raised by the tables\n", decided,
-           (unsigned long long)raised);
-    CHECK(decided >= n / 2);
-    CHECK(raised > 0);
-    collection_free(&c);
+    test_bound_proves_the_optimum("boxoban/medium/valid/000.txt", &cfg, test_quick() ? 15 : 60,
+                                  pairs_raised);
 }
 
 /* The build stops at its deadline and at the stop flag (Ctrl-C), keeping
