@@ -215,7 +215,7 @@ TEST(clusters_start_bound_admissible)
     uint64_t seed = 99;
     int compared = 0, raised = 0;
     astar_config cfg = with_clusters();
-    for (int li = 0; li < c.nlevels && li < (test_quick() ? 40 : 155); li++) {
+    for (int li = 0; li < c.nlevels && li < (test_quick() ? 40 : 90); li++) {
         board b;
         position p;
         if (c.levels[li].error || test_level_setup(&c.levels[li], &b, &p) != 0)
@@ -262,7 +262,7 @@ TEST(clusters_start_bound_admissible)
         test_level_free(&b, &p);
     }
     printf("  %d positions compared, %d raised by the clusters\n", compared, raised);
-    CHECK(compared >= 100);
+    CHECK(compared >= (test_quick() ? 30 : 60)); /* (BFS decides a third of them) */
     CHECK(raised > 0);
     collection_free(&c);
 }
