@@ -4,7 +4,9 @@
 The push-optimal table over several runs of `keeper solve --optimal pushes
 --format jsonl` on one collection: per level the best proven lower bound,
 the fewest pushes of a solution found, whether that count is proven optimal
-(and by which run, in how many seconds), and the shared best-known pushes.
+(and by which run, in how many seconds; or over runs, where one run's
+proven lower bound meets another's solution), and the shared best-known
+pushes.
 Runs of `keeper optimize --metric pushes --format jsonl` count too (their
 "after" pushes, solutions without a bound). --solutions writes, for the
 levels not proven, the solve runs' fewest-push solution as a CSV (level,
@@ -100,6 +102,8 @@ def main(argv):
         print("|---:|---:|---:|---|---:|")
     for k, e in sorted(lv.items()):
         pr = ("**optimal** (%s, %.0f s)" % (e["by"], e["secs"])) if e["proven"] is not None else ""
+        if not pr and e["lb"] is not None and e["sol"] == e["lb"]:
+            pr = "**optimal** (over runs: the bound of one, a solution of another)"
         cells = [str(k), str(e["lb"] if e["lb"] is not None else "-"),
                  str(e["sol"] if e["sol"] is not None else "-"), pr,
                  str(best.get(k, "-"))]
@@ -109,6 +113,12 @@ def main(argv):
             print("%5s  %6s  %6s  %-40s  %6s" % tuple(cells))
     print("%sproven: %d (%s)" % ("\n" if markdown else "", len(proven),
                                  ", ".join(str(k) for k in proven)))
+    over = sorted(k for k, e in lv.items()
+                  if e["proven"] is None and e["lb"] is not None and e["sol"] == e["lb"])
+    if over:
+        print("%soptimal over runs (a proven lower bound of one run, a solution with as many "
+              "pushes of another): %d (%s)" % ("\n" if markdown else "", len(over),
+                                              ", ".join(str(k) for k in over)))
     return bad
 
 
