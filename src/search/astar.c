@@ -353,8 +353,9 @@ static int64_t child_bound(aworker *w, int depth, int i, sq_t to)
  * found. On XSokoban 84 five boxes lift the start from 149 to 155, its
  * optimum (bench/README.md, "Clusters at the start"). */
 #define ROOT_CLUSTER_LIMIT 10000
-static int64_t root_clusters(astar *a, aworker *w, const lb_sol *s, int64_t until)
+static int64_t root_clusters(astar *a, aworker *w, const lb_sol *s, int64_t until, int *whole)
 {
+    *whole = 0;
     const board *b = a->b;
     int nb = b->nboxes, K = MIN(a->cfg->clusters, MIN(nb, PENALTY_MAX_BOXES));
     if (K < 2 || s->cost == LB_INF)
@@ -418,6 +419,7 @@ static int64_t root_clusters(astar *a, aworker *w, const lb_sol *s, int64_t unti
             sets[nsets++] = c;
         }
     }
+    *whole = !(until && timer_now_ns() >= until) && !(stop && atomic_load(stop));
     /* the positive terms of disjoint sets, largest first */
     int64_t sum = 0;
     uint8_t *used = xcalloc((size_t)nb, 1);
@@ -1098,16 +1100,19 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
             int64_t m = h64, rp = a->pdp ? pairdb_raise(a->pdp, w->pos.boxes, &w->sols[0],
                                                           w->pd_used, w->pd_q) : 0;
             /* the clusters: the caller's, or computed here within an
-               eighth of the time left (XSokoban's take 0.1-8 s) */
+               eighth of the time left (XSokoban's take 0.04-3.6 s); only
+               a whole computation is kept for the next search (the first,
+               without corrals, has a share of the time) */
             int64_t rc = cfg->root_raise && *cfg->root_raise >= 0 ? *cfg->root_raise : 0;
             if (cfg->clusters && !(cfg->root_raise && *cfg->root_raise >= 0)) {
                 int64_t now = timer_now_ns(), until = lim->deadline_ns;
                 if (until)
                     until = now + MAX(until - now, 0) / 8;
-                rc = root_clusters(a, w, &w->sols[0], until);
+                int whole;
+                rc = root_clusters(a, w, &w->sols[0], until, &whole);
                 if (rc % 2)
                     rc++; /* every solution has the matching's parity */
-                if (cfg->root_raise)
+                if (cfg->root_raise && whole)
                     *cfg->root_raise = rc;
             }
             out->st.cluster_raise = (uint64_t)rc;
