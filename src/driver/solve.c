@@ -993,9 +993,8 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
         }
         /* the start's cluster raise, once for both searches */
         int64_t root_raise = -1;
-        if (o->optimal == 1 && sc.astar.clusters) {
+        if (o->optimal == 1 && sc.astar.clusters)
             sc.astar.root_raise = &root_raise;
-        }
         refine_ctx rc = {.b = &b, .seed = &seed, .mem = &mem, .lim = lim,
                          .share = o->optimal_refine, .pushes = seed_pushes,
                          .settled = seed_settled, .turn_s = REFINE_FIRST_S, .st = &zst};

@@ -33,6 +33,11 @@ void penalty_init(penalty_ctx *c, const board *b, int limit, int maxk)
     c->seen_gen = xcalloc_held(&c->held, c->tcap, sizeof(uint32_t));
     c->hd = xmalloc_held(&c->held, sizeof(int64_t) * (size_t)b->nsq);
     c->gidx = xmalloc_held(&c->held, sizeof(int) * (size_t)b->nsq);
+    for (int q = 0; q < b->nsq; q++)
+        c->gidx[q] = -1;
+    for (int gi = 0; gi < b->nboxes; gi++)
+        c->gidx[b->goals[gi]] = gi;
+    c->hv = xmalloc_held(&c->held, sizeof(int64_t) * (size_t)b->nboxes);
     c->ccap = CACHE_SIZE;
     c->cache_key = xcalloc_held(&c->held, c->ccap, sizeof(uint64_t));
     c->cache_val = xcalloc_held(&c->held, c->ccap, sizeof(uint16_t));
@@ -52,6 +57,7 @@ void penalty_free(penalty_ctx *c)
     free(c->cache_val);
     free(c->hd);
     free(c->gidx);
+    free(c->hv);
     memset(c, 0, sizeof *c);
 }
 
@@ -273,18 +279,21 @@ int64_t penalty_dual(penalty_ctx *c, const sq_t *boxes, int k, sq_t player, cons
     int n = b->nsq, ng = b->nboxes;
     if (k <= 0 || k > c->maxk)
         return PENALTY_DUAL_NEVER;
-    for (int q = 0; q < n; q++) {
-        int64_t best = INT64_MAX / 4;
-        for (int gi = 0; gi < ng; gi++) {
-            uint16_t d = b->goal_dist[(size_t)gi * n + q];
-            if (d != DIST_INF && d - v[gi] < best)
-                best = d - v[gi];
+    /* the estimate per square, again only when the potentials changed
+       (the clusters of one start share them) */
+    if (!c->hv_set || memcmp(c->hv, v, sizeof(int64_t) * (size_t)ng) != 0) {
+        for (int q = 0; q < n; q++) {
+            int64_t best = INT64_MAX / 4;
+            for (int gi = 0; gi < ng; gi++) {
+                uint16_t d = b->goal_dist[(size_t)gi * n + q];
+                if (d != DIST_INF && d - v[gi] < best)
+                    best = d - v[gi];
+            }
+            c->hd[q] = best;
         }
-        c->hd[q] = best;
-        c->gidx[q] = -1;
+        memcpy(c->hv, v, sizeof(int64_t) * (size_t)ng);
+        c->hv_set = 1;
     }
-    for (int gi = 0; gi < ng; gi++)
-        c->gidx[b->goals[gi]] = gi;
     sq_t bx[PENALTY_MAX_BOXES];
     uint64_t hbox = 0;
     int64_t T = 0;

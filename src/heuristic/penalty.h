@@ -49,6 +49,8 @@ typedef struct penalty_ctx {
     uint64_t searches, cache_hits;
     int64_t *hd;       /* [nsq] penalty_dual: least goal distance less potential */
     int *gidx;         /* [nsq] penalty_dual: goal index of a square, or -1 */
+    int64_t *hv;       /* [nboxes] the potentials hd was made for */
+    int hv_set;
     size_t held;       /* bytes allocated, charged by the owner */
 } penalty_ctx;
 
@@ -67,8 +69,9 @@ int penalty_bound(penalty_ctx *c, const sq_t *boxes, int k, sq_t player, int eno
  * `player`) end on k goals, of the pushes less the sum of v[g] over the
  * goals g they end on (v: the matching's goal potentials, by goal index).
  * With the matching's box potentials u, the term (this less u over the k
- * boxes) is at least 0, and a sum of terms over disjoint box sets adds to
- * the matching admissibly: in any solution the boxes outside the sets take
+ * boxes; the caller takes the positive ones: the matching's side-aware
+ * costs can pass the lone distances this search uses) summed over
+ * disjoint box sets adds to the matching admissibly: in any solution the boxes outside the sets take
  * at least u_i + v_g each (dual feasibility), those of a set at least this
  * search's pushes onto the goals they end on. A lower bound when the
  * search stops at its limit; it stops once past `enough`.
