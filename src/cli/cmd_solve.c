@@ -266,8 +266,10 @@ int cmd_solve(int argc, char **argv)
     FILE *out = NULL;
     char *resumed = NULL; /* --resume: [k] = level k was solved there */
     int nresumed = 0;
+    int nseeded = 0; /* --seed: the levels given a seed */
     if (cli_check_level_sel(&a.sel, &c, "solve") != 0 || solve_output_is_input(&a, file) ||
         (a.resume && solve_resume_read(&a, &c, &resumed, &nresumed) != 0) ||
+        (a.seeds && solve_seeds_read(&a, &c, &nseeded) != 0) ||
         !(out = solve_open_output(&a))) {
         free(resumed);
         collection_free(&c);
@@ -298,6 +300,9 @@ int cmd_solve(int argc, char **argv)
 
     if (a.resume && !a.quiet)
         solveout_resumed(stderr, a.resume, nresumed);
+    if (a.seeds && !a.quiet)
+        fprintf(stderr, "keeper: --seed %s: %d level%s seeded (replayed)\n", a.seeds, nseeded,
+                nseeded == 1 ? "" : "s");
     if (!a.quiet)
         solveout_header(stderr, c.name, njobs, &o, threads);
     solveout_notes(out, a.fmt, &c);

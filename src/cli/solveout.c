@@ -30,6 +30,11 @@ void solve_usage_options(FILE *f)
             "                       keeper show --html)\n"
             "  --optimal pushes     prove the push count optimal (same as --optimal)\n"
             "  --optimal moves      prove the moves optimal, then the pushes (small levels)\n"
+            "  --seed FILE          with --optimal pushes: the fewest-push valid solution of\n"
+            "                       each level in FILE (sok, lurd, csv or jsonl; FILE itself\n"
+            "                       for its stored solutions) seeds the proof instead of a\n"
+            "                       fast search's: a proof ends as soon as the lower bound\n"
+            "                       reaches its pushes\n"
             "  --quiet, -q          no result table, no status line\n"
             "  --verbose, -v        statistics per level, progress every 5 s\n"
             "  --progress, --no-progress  a status line while levels run (level, time,\n"
@@ -82,6 +87,8 @@ int solve_parse_args(solve_args *a, int argc, char **argv, const char *cmd, int 
             continue;
         }
         int fu = file_option(s, "--resume", next, &a->resume, cmd);
+        if (!fu)
+            fu = file_option(s, "--seed", next, &a->seeds, cmd);
         if (!fu)
             fu = file_option(s, "--html", next, &a->html, cmd);
         if (fu < 0)
@@ -140,6 +147,9 @@ int solve_parse_args(solve_args *a, int argc, char **argv, const char *cmd, int 
     if (a->o.optimal == 2 && a->o.search == 1)
         return cli_usage_error(cmd, "--optimal moves does not go with --search bfs (the "
                                     "breadth-first search counts pushes)");
+    if (a->seeds && a->o.optimal != 1)
+        return cli_usage_error(cmd, "--seed seeds a push-optimal proof: it needs --optimal "
+                                    "pushes");
     if (a->output && !fmt_given) {
         size_t n = strlen(a->output);
         if (n >= 6 && !strcmp(a->output + n - 6, ".jsonl"))
@@ -206,6 +216,31 @@ int solve_resume_read(const solve_args *a, const collection *c, char **skip, int
             (*skip)[k] = 1;
             (*n)++;
             free(best[k]);
+        }
+    free(best);
+    free(m);
+    sol_list_free(&items);
+    return 0;
+}
+
+int solve_seeds_read(const solve_args *a, collection *c, int *n)
+{
+    vlist items = {0};
+    *n = 0;
+    int rc = sol_read(&items, c, &a->sel, a->seeds);
+    if (rc) {
+        sol_list_free(&items);
+        return rc;
+    }
+    size_t nl = (size_t)MAX(c->nlevels, 1);
+    char **best = xcalloc(nl, sizeof *best);
+    sol_metrics *m = xcalloc(nl, sizeof *m);
+    sol_best(&items, c, &a->sel, OPT_PUSHES, best, m);
+    for (int k = 0; k < c->nlevels; k++)
+        if (best[k]) {
+            free(c->levels[k].seed);
+            c->levels[k].seed = best[k];
+            (*n)++;
         }
     free(best);
     free(m);

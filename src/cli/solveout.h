@@ -22,6 +22,7 @@ typedef struct solve_args {
     const char *output; /* NULL: standard output */
     const char *html;   /* NULL: no page */
     const char *resume; /* --resume: an earlier run's output, or NULL */
+    const char *seeds;  /* --seed: solutions that seed push-optimal proofs, or NULL */
     out_format fmt;
     int quiet, verbose;
     int live; /* --progress 1, --no-progress 0, not given -1 */
@@ -48,6 +49,15 @@ int solve_output_is_input(const solve_args *a, const char *file);
  * stderr and its level is not marked (it is solved again). Returns 0, or
  * EXIT_BAD_INPUT when the file cannot be read (error printed; *skip NULL). */
 int solve_resume_read(const solve_args *a, const collection *c, char **skip, int *n);
+
+/* --seed: for each selected level of c that a->seeds (read as keeper verify
+ * reads solutions; it may be FILE itself, for the solutions stored there)
+ * holds a valid solution of, the one with the fewest pushes (then moves),
+ * replayed here, becomes the level's seed (level.seed). An invalid solution
+ * is reported on stderr ("FILE:LINE: error: ...") and not used. *n counts
+ * the levels seeded. Returns 0, or EXIT_BAD_INPUT when the file cannot be
+ * read (error printed). */
+int solve_seeds_read(const solve_args *a, collection *c, int *n);
 
 /* Counts of a run, added to as rows are printed. */
 typedef struct solve_tally {

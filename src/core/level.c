@@ -823,6 +823,7 @@ void collection_free(collection *c)
             free_notes(lv->sections[s].notes, lv->sections[s].nnotes);
         }
         free(lv->sections);
+        free(lv->seed);
     }
     free(c->levels);
     free_notes(c->notes, c->nnotes);

@@ -67,6 +67,9 @@ typedef struct level {
     int end_cell1[LEVEL_END_MAX]; /* 0, or 1 + cells the player's region must
                                      hold at the end (the zones' sub-levels,
                                      driver/solve.c); never read from a file */
+    char *seed; /* NULL, or a solution (LURD, allocated, freed with the
+                   collection) that seeds a push-optimal proof: keeper solve
+                   --seed sets it; never read from a file */
 } level;
 
 typedef struct collection {

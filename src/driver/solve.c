@@ -704,13 +704,16 @@ static int solve_by_zones(const level *lv, const board *b, const options *o,
 
 /* Push-optimal mode, --optimal-seed: a solution found in fast mode within
  * the seed's share of the level's limits, its pushes shortened by the
- * optimizer in what is left of that share, in *mv (replayed). Without a
- * deadline the share is of the node limit, or else of 20 s, and the
- * optimizer does not run (it stops on time, which would make node counts
- * under a node limit, keeper bench's, depend on the machine). Adds the fast
- * search's counters to *st; *settled tells whether the optimizer ran to its
- * end (every method, again while one improved: more time would change
- * nothing). Returns its push count, or 0 when none was found. */
+ * optimizer in what is left of that share, in *mv (replayed). A seed given
+ * with the level (level.seed, keeper solve --seed) takes the fast search's
+ * place when it replays: the proof starts from it (and from what the
+ * optimizer makes of it in the share), whatever a fast search would find.
+ * Without a deadline the share is of the node limit, or else of 20 s, and
+ * the optimizer does not run (it stops on time, which would make node
+ * counts under a node limit, keeper bench's, depend on the machine). Adds
+ * the fast search's counters to *st; *settled tells whether the optimizer
+ * ran to its end (every method, again while one improved: more time would
+ * change nothing). Returns its push count, or 0 when none was found. */
 static uint32_t seed_solution(const level *lv, const board *b, const options *o,
                               const search_limits *lim, uint64_t mem_limit, movelist *mv,
                               stats *st, int *settled)
@@ -721,49 +724,59 @@ static uint32_t seed_solution(const level *lv, const board *b, const options *o,
     if (span <= 0)
         return 0;
     int64_t end = now + (int64_t)((double)span * o->optimal_seed);
-    options fo = *o;
-    fo.optimal = 0;
-    fo.optimize = 0;
-    search_limits fl = *lim;
-    /* under a node limit alone, its share alone: the same in every build */
-    fl.deadline_ns = lim->max_nodes && !lim->deadline_ns ? 0 : end;
-    fl.progress = NULL;
-    /* one thread: the seed is the same as on one thread (with the lent
-     * thread the portfolio's first solution came from another member: on
-     * XSokoban 8 a seed of 238 pushes instead of 230), and A* borrows the
-     * idle thread for the proof */
-    fl.spares = NULL;
-    if (lim->max_nodes)
-        fl.max_nodes = MAX((uint64_t)((double)lim->max_nodes * o->optimal_seed), 1);
-    solve_result fr;
-    solve_level(lv, &fo, &fl, mem_limit, &fr);
-    /* the fast search's f is weighted: no bound on the pushes (the -v
-     * table showed XSokoban 84's 441 beside its proven 153) */
-    fr.st.best_lower_bound = 0;
-    stats_add(st, &fr.st);
-    uint32_t pushes = 0;
     char err[160];
-    if (fr.status == RESULT_SOLVED && lurd_decode(fr.lurd, mv, err, sizeof err) == 0) {
+    int have = 0; /* *mv holds a solution */
+    if (lv->seed) {
+        replay_result rr;
+        have = lurd_decode(lv->seed, mv, err, sizeof err) == 0 && solution_replay(b, mv, &rr);
+        if (!have) {
+            moves_free(mv);
+            moves_init(mv);
+        }
+    }
+    if (!have && o->optimal_seed > 0) {
+        options fo = *o;
+        fo.optimal = 0;
+        fo.optimize = 0;
+        search_limits fl = *lim;
+        /* under a node limit alone, its share alone: the same in every build */
+        fl.deadline_ns = lim->max_nodes && !lim->deadline_ns ? 0 : end;
+        fl.progress = NULL;
+        /* one thread: the seed is the same as on one thread (with the lent
+         * thread the portfolio's first solution came from another member: on
+         * XSokoban 8 a seed of 238 pushes instead of 230), and A* borrows the
+         * idle thread for the proof */
+        fl.spares = NULL;
+        if (lim->max_nodes)
+            fl.max_nodes = MAX((uint64_t)((double)lim->max_nodes * o->optimal_seed), 1);
+        solve_result fr;
+        solve_level(lv, &fo, &fl, mem_limit, &fr);
+        /* the fast search's f is weighted: no bound on the pushes (the -v
+         * table showed XSokoban 84's 441 beside its proven 153) */
+        fr.st.best_lower_bound = 0;
+        stats_add(st, &fr.st);
+        have = fr.status == RESULT_SOLVED && lurd_decode(fr.lurd, mv, err, sizeof err) == 0;
+        solve_result_free(&fr);
+    }
+    if (!have)
+        return 0;
+    double left = (double)(end - timer_now_ns()) / 1e9;
+    if (lim->deadline_ns && left > 0.01) { /* stops on time: not without a deadline */
         opt_config oc;
         opt_config_default(&oc);
         oc.metric = OPT_PUSHES;
-        double left = (double)(end - timer_now_ns()) / 1e9;
-        if (lim->deadline_ns && left > 0.01) { /* stops on time: not without a deadline */
-            search_limits ol;
-            search_limits_start(&ol, left);
-            ol.interrupt = lim->interrupt;
-            membudget om;
-            mem_init(&om, mem_limit);
-            opt_report rep;
-            *settled = optimize_solution(b, mv, &oc, &ol, &om, &rep) == 0 &&
-                       rep.stop == STOP_NONE;
-        }
-        replay_result rr;
-        if (solution_replay(b, mv, &rr) && rr.m.pushes > 0)
-            pushes = (uint32_t)rr.m.pushes;
+        search_limits ol;
+        search_limits_start(&ol, left);
+        ol.interrupt = lim->interrupt;
+        membudget om;
+        mem_init(&om, mem_limit);
+        opt_report rep;
+        *settled = optimize_solution(b, mv, &oc, &ol, &om, &rep) == 0 && rep.stop == STOP_NONE;
     }
-    solve_result_free(&fr);
-    return pushes;
+    replay_result rr;
+    if (solution_replay(b, mv, &rr) && rr.m.pushes > 0)
+        return (uint32_t)rr.m.pushes;
+    return 0;
 }
 
 /* Push-optimal mode, --optimal-refine: A*'s callback (astar_config's
@@ -958,7 +971,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
         search_configs sc;
         driver_configs(o, &sc);
         search_limits alim = *lim; /* A*'s: the node limit less the seed's positions */
-        if (o->optimal == 1 && o->optimal_seed > 0) {
+        if (o->optimal == 1 && (o->optimal_seed > 0 || lv->seed)) {
             seed_pushes = seed_solution(lv, &b, o, lim, mem_limit, &seed, &zst, &seed_settled);
             sc.astar.bound = seed_pushes;
             sc.astar.seed = seed_pushes ? &seed : NULL;

@@ -321,6 +321,35 @@ d=$(sed -n 's/.*"pushes":\([0-9]*\),.*"optimal":\(true\|false\).*/\1 \2/p' "$WOR
     fail "--optimal-refine 0 and 0.9 against the default (pushes, proven): '$c' / '$d' / '$a'"
 run "$KEEPER" solve "$DEMO" --optimal pushes --optimal-refine 1.5
 expect_rc 2 "--optimal-refine 1.5 is a usage error"
+# --seed: the proven solutions as seeds give the same proven counts, each
+# the seed itself (nothing shorter exists); the fast mode's solutions as
+# seeds (more pushes on some levels) are shortened by the proof to the same
+# counts; a seed that is not a solution is reported (FILE:LINE) and its
+# level proven from its own fast search; --seed needs --optimal pushes.
+cp "$WORK/noplain.jsonl" "$WORK/seeds.jsonl"
+run "$KEEPER" solve "$DEMO" --optimal pushes --seed "$WORK/seeds.jsonl" --time 20 --format jsonl
+expect_err 'seed .*: 8 levels seeded' "--seed: every demo level seeded"
+e=$(sed -n 's/.*"pushes":\([0-9]*\),.*"optimal":\(true\|false\).*/\1 \2/p' "$WORK/out" | tr '\n' ' ')
+[ "$e" = "$a" ] && pass || fail "--seed with the proven solutions: '$e' against '$a'"
+n=$(grep -c '"strategy":"astar (seed)"' "$WORK/out")
+[ "$n" -eq 8 ] && pass || fail "--seed with the proven solutions: $n of 8 levels end on the seed"
+run "$KEEPER" solve "$DEMO" --format jsonl
+cp "$WORK/out" "$WORK/fast.jsonl"
+fp=$(sed -n 's/.*"pushes":\([0-9]*\),.*/\1/p' "$WORK/fast.jsonl" | tr '\n' ' ')
+run "$KEEPER" solve "$DEMO" --optimal pushes --seed "$WORK/fast.jsonl" --optimal-seed 0.01 --time 20 --format jsonl
+e=$(sed -n 's/.*"pushes":\([0-9]*\),.*"optimal":\(true\|false\).*/\1 \2/p' "$WORK/out" | tr '\n' ' ')
+[ "$e" = "$a" ] && pass || fail "--seed with the fast solutions ($fp): '$e' against '$a'"
+{ echo "level,lurd"; echo "1,uuuu"; } > "$WORK/badseed.csv"
+run "$KEEPER" solve "$DEMO" --level 1 --optimal pushes --seed "$WORK/badseed.csv" --time 20 --format jsonl
+expect_err 'badseed.csv:2: error: level 1' "--seed: a seed that is not a solution is reported with its line"
+expect_err 'seed .*: 0 levels seeded' "--seed: the bad seed is not used"
+e=$(sed -n 's/.*"pushes":\([0-9]*\),.*"optimal":\(true\|false\).*/\1 \2/p' "$WORK/out")
+a1=$(echo "$a" | cut -d' ' -f1-2)
+[ "$e" = "$a1" ] && pass || fail "--seed with a bad seed: level 1 '$e' against '$a1'"
+run "$KEEPER" solve "$DEMO" --seed "$WORK/seeds.jsonl"
+expect_rc 2 "--seed without --optimal pushes is a usage error"
+run "$KEEPER" solve "$DEMO" --optimal pushes --seed "$WORK/missing.csv"
+expect_rc 2 "--seed with a missing file"
 run "$KEEPER" solve "$DEMO" --strategy bogus
 expect_rc 2 "--strategy bogus is a usage error"
 
