@@ -705,9 +705,9 @@ static int solve_by_zones(const level *lv, const board *b, const options *o,
 /* Push-optimal mode, --optimal-seed: a solution found in fast mode within
  * the seed's share of the level's limits, its pushes shortened by the
  * optimizer in what is left of that share, in *mv (replayed). A seed given
- * with the level (level.seed, keeper solve --seed) takes the fast search's
- * place when it replays: the proof starts from it (and from what the
- * optimizer makes of it in the share), whatever a fast search would find.
+ * with the level (level.seed, keeper solve --seed) takes the place of both
+ * when it replays: the proof starts from it at once, whatever a fast
+ * search would find (the refinement's turns may still shorten it).
  * Without a deadline the share is of the node limit, or else of 20 s, and
  * the optimizer does not run (it stops on time, which would make node
  * counts under a node limit, keeper bench's, depend on the machine). Adds
@@ -761,7 +761,10 @@ static uint32_t seed_solution(const level *lv, const board *b, const options *o,
     if (!have)
         return 0;
     double left = (double)(end - timer_now_ns()) / 1e9;
-    if (lim->deadline_ns && left > 0.01) { /* stops on time: not without a deadline */
+    /* a given seed goes to A* at once: one already optimal is proven as
+     * soon as the bound reaches it, and the optimizer's turns
+     * (--optimal-refine) still come once the bound is near */
+    if (!lv->seed && lim->deadline_ns && left > 0.01) { /* stops on time: not without a deadline */
         opt_config oc;
         opt_config_default(&oc);
         oc.metric = OPT_PUSHES;
