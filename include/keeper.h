@@ -144,6 +144,16 @@ KEEPER_API int keeper_optimize(const keeper_collection *c, int index, const char
                     keeper_metrics *m,
                     char *why, unsigned long why_len);
 
+/* Gives level `index` a seed for push-optimal proofs (option "optimal"
+ * "pushes"; keeper solve --seed): `lurd`, a solution of the level, takes the
+ * place of the fast search and optimizer that otherwise find the seed, and
+ * the proof ends as soon as its lower bound reaches the seed's pushes. What
+ * is proven does not depend on the seed. lurd NULL removes the seed. Not
+ * while a call is solving c. Returns 0, or -1 with the reason in `why` (no
+ * such level, an invalid level, lurd does not solve it). */
+KEEPER_API int keeper_seed(keeper_collection *c, int index, const char *lurd, char *why,
+                           unsigned long why_len);
+
 /* Replays `lurd` on level `index`. Returns 1 when it solves the level (and
  * fills *m), 0 otherwise with the reason in `why`. */
 KEEPER_API int keeper_verify(const keeper_collection *c, int index, const char *lurd, keeper_metrics *m,

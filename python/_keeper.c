@@ -171,6 +171,23 @@ static PyObject *py_verify(PyObject *mod, PyObject *args)
     return Py_BuildValue("(Os)", Py_False, why);
 }
 
+static PyObject *py_seed(PyObject *mod, PyObject *args)
+{
+    CollectionObject *c;
+    int index;
+    const char *lurd;
+    if (!PyArg_ParseTuple(args, "O!is", &CollectionType, &c, &index, &lurd))
+        return NULL;
+    char why[512] = "";
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = keeper_seed(c->c, index, lurd, why, sizeof why);
+    Py_END_ALLOW_THREADS
+    if (rc == 0)
+        return Py_BuildValue("(OO)", Py_True, Py_None);
+    return Py_BuildValue("(Os)", Py_False, why);
+}
+
 /* ------------------------------------------------------------ options */
 
 /* keeper options from a sequence of (name, value) string pairs, or NULL
@@ -558,6 +575,8 @@ static PyMethodDef module_methods[] = {
     {"parse", py_parse, METH_VARARGS, "parse(name, text) -> Collection"},
     {"verify", py_verify, METH_VARARGS,
      "verify(coll, index, lurd) -> (True, metrics) or (False, reason)"},
+    {"seed", py_seed, METH_VARARGS,
+     "seed(coll, index, lurd) -> (True, None) or (False, reason)"},
     {"options_check", py_options_check, METH_O, "raise ValueError for a bad option"},
     {"option_names", py_option_names, METH_NOARGS, "the option names, comma-separated"},
     {"solve_job", py_solve_job, METH_VARARGS,

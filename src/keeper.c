@@ -371,6 +371,32 @@ void keeper_result_free(keeper_result *r)
     r->solution = NULL;
 }
 
+int keeper_seed(keeper_collection *c, int index, const char *lurd, char *why,
+                unsigned long why_len)
+{
+    const level *cl = get_level(c, index);
+    if (!cl || cl->error) {
+        snprintf(why, why_len, "%s", cl ? cl->error : "no such level");
+        return -1;
+    }
+    level *lv = &c->c.levels[cl - c->c.levels];
+    if (!lurd) {
+        free(lv->seed);
+        lv->seed = NULL;
+        return 0;
+    }
+    keeper_metrics m;
+    if (!keeper_verify(c, index, lurd, &m, why, why_len))
+        return -1;
+    if (m.pushes <= 0) {
+        snprintf(why, why_len, "the level is solved at the start: nothing to seed");
+        return -1;
+    }
+    free(lv->seed);
+    lv->seed = xstrdup(lurd);
+    return 0;
+}
+
 int keeper_verify(const keeper_collection *c, int index, const char *lurd, keeper_metrics *m,
                   char *why, unsigned long why_len)
 {

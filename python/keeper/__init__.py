@@ -278,21 +278,37 @@ def solve_many(levels: Union[Iterable[Union[Level, str]], str, os.PathLike], *,
                threads: int = 2, time: Optional[float] = 60, memory: Optional[int] = None,
                optimal: Optional[str] = None, strategy: Optional[str] = None,
                progress: Union[None, bool, Callable[[Progress], None]] = None,
-               progress_every: float = 1.0, **options) -> Iterator[Result]:
+               progress_every: float = 1.0,
+               seeds: Optional[Sequence[Optional[str]]] = None,
+               **options) -> Iterator[Result]:
     """Solves the levels on `threads` threads (levels at a time, as `keeper
     solve --threads N`) and yields each Result in the order given, as soon as
     it and those before it are done. `time` is per level, `memory` (MiB) is
     shared by the threads. `progress`: a callable given Progress reports
     about every `progress_every` seconds, or True for a tqdm bar (when tqdm
-    is installed). Other keyword options are keeper's (option_names()).
-    Ctrl-C (or closing the generator) stops the searches; KeyboardInterrupt
-    follows once they have stopped."""
+    is installed). `seeds` (with optimal="pushes"): per level a known
+    solution (LURD) or None, that seeds the proof as `keeper solve --seed`
+    does; InvalidSolution for one that does not solve its level. Other
+    keyword options are keeper's (option_names()). Ctrl-C (or closing the
+    generator) stops the searches; KeyboardInterrupt follows once they have
+    stopped."""
     lv = _as_levels(levels)
     opts = _options(time, memory, optimal, strategy, threads, options)
     text = "\n".join(level.xsb() for level in lv)
     coll = _keeper.parse("levels", text)
     if coll.count() != len(lv):
         raise KeeperError("levels: error: %d levels joined into %d" % (len(lv), coll.count()))
+    if seeds is not None:
+        seeds = list(seeds)
+        if optimal not in (True, "pushes"):
+            raise ValueError("seeds seed push-optimal proofs: they need optimal=\"pushes\"")
+        if len(seeds) != len(lv):
+            raise ValueError("seeds: %d for %d levels" % (len(seeds), len(lv)))
+        for i, sd in enumerate(seeds):
+            if sd:
+                ok, why = _keeper.seed(coll, i + 1, sd)
+                if not ok:
+                    raise InvalidSolution("level %d: %s" % (i, why))
     bar = None
     callback = progress if callable(progress) else None
     if progress is True:
@@ -330,10 +346,12 @@ def solve(level: Union[Level, str], *, time: Optional[float] = 60,
           memory: Optional[int] = None, optimal: Optional[str] = None,
           strategy: Optional[str] = None, threads: int = 1,
           progress: Optional[Callable[[Progress], None]] = None,
-          progress_every: float = 1.0, **options) -> Result:
+          progress_every: float = 1.0, seed: Optional[str] = None,
+          **options) -> Result:
     """Solves one level (a Level, or XSB text). `time` in seconds (None or 0:
-    no limit), `memory` in MiB, optimal="pushes" proves the push count,
-    optimal="moves" the moves (then the pushes; small levels),
+    no limit), `memory` in MiB, optimal="pushes" proves the push count
+    (`seed`: a known solution, LURD, to start the proof from, as `keeper
+    solve --seed`), optimal="moves" the moves (then the pushes; small levels),
     `strategy` one of keeper's ("portfolio", "fess", "astar", "backward",
     "opening", "rev"), threads=2 runs the portfolio's searches side by side. Other
     keyword options are keeper's (option_names(); dead_squares=False is
@@ -342,7 +360,7 @@ def solve(level: Union[Level, str], *, time: Optional[float] = 60,
     lv = level if isinstance(level, Level) else Level(level)
     for r in solve_many([lv], threads=threads, time=time, memory=memory, optimal=optimal,
                         strategy=strategy, progress=progress, progress_every=progress_every,
-                        **options):
+                        seeds=None if seed is None else [seed], **options):
         return r
     raise RuntimeError("no result")  # cannot happen
 

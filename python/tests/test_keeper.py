@@ -156,6 +156,19 @@ class Solving(unittest.TestCase):
         fast = keeper.solve(lv, time=30)
         self.assertLessEqual(r.pushes, fast.pushes)
 
+    def test_optimal_pushes_from_a_seed(self):
+        lv = keeper.load(DEMO)[3]
+        r = keeper.solve(lv, optimal="pushes", time=30)
+        self.assertTrue(r.solved and r.optimal)
+        s = keeper.solve(lv, optimal="pushes", time=30, seed=r.lurd)
+        self.assertTrue(s.solved and s.optimal)
+        self.assertEqual(s.pushes, r.pushes)
+        self.assertEqual(s.strategy, "astar (seed)")  # nothing shorter than the seed
+        with self.assertRaises(keeper.InvalidSolution):
+            keeper.solve(lv, optimal="pushes", time=30, seed="uuuu")
+        with self.assertRaises(ValueError):
+            keeper.solve(lv, time=30, seed=r.lurd)
+
     def test_solve_many_order_and_completeness(self):
         levels = keeper.load(DEMO)
         order = list(range(len(levels)))[::-1]

@@ -78,6 +78,44 @@ TEST(api_solve_reports_and_verifies)
     keeper_free(c);
 }
 
+/* keeper_seed: a proven solution given back as the seed is proven again
+ * from it (the level ends on the seed: nothing shorter); a bad seed is
+ * refused with its reason; NULL removes it. */
+TEST(api_seed_proves_from_a_given_solution)
+{
+    keeper_collection *c = load("levels/demo.xsb");
+    REQUIRE(c);
+    keeper_options *o = keeper_options_new();
+    CHECK_INT(keeper_options_set(o, "time", "30"), 0);
+    CHECK_INT(keeper_options_set(o, "optimal", "pushes"), 0);
+    keeper_result r;
+    CHECK_INT(keeper_solve(c, 2, o, &r), KEEPER_SOLVED);
+    REQUIRE(r.solution);
+    CHECK(r.optimal);
+    char *best = strdup(r.solution);
+    long pushes = r.metrics.pushes;
+    keeper_result_free(&r);
+    char why[200] = "";
+    CHECK_INT(keeper_seed(c, 2, best, why, sizeof why), 0);
+    CHECK_INT(keeper_solve(c, 2, o, &r), KEEPER_SOLVED);
+    CHECK(r.optimal);
+    CHECK_INT(r.metrics.pushes, pushes);
+    CHECK_STR(r.strategy, "astar (seed)");
+    keeper_result_free(&r);
+    CHECK_INT(keeper_seed(c, 2, "uuuu", why, sizeof why), -1);
+    CHECK(why[0] != '\0');
+    CHECK_INT(keeper_seed(c, 99, best, why, sizeof why), -1);
+    CHECK_STR(why, "no such level");
+    CHECK_INT(keeper_seed(c, 2, NULL, why, sizeof why), 0);
+    CHECK_INT(keeper_solve(c, 2, o, &r), KEEPER_SOLVED);
+    CHECK(r.optimal);
+    CHECK_INT(r.metrics.pushes, pushes);
+    keeper_result_free(&r);
+    free(best);
+    keeper_options_free(o);
+    keeper_free(c);
+}
+
 typedef struct many {
     const keeper_collection *c;
     int calls, order_ok, verified;
