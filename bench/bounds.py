@@ -21,6 +21,7 @@ before the lower bound was recorded give their optimum as the bound).
 import csv
 import json
 import os
+import re
 import sys
 
 
@@ -55,6 +56,10 @@ def main(argv):
     lv = {}  # index -> dict
     for f in files:
         run = os.path.basename(f).replace(".jsonl", "")
+        # a run labelled seed...: solve --seed, the proof started from a
+        # known solution (of another run): counted apart from the one-run
+        # proofs
+        seeded = re.search(r"-[0-9]+s-seed(-|$)", run) is not None
         for line in open(f):
             d = json.loads(line)
             k = d["index"]
@@ -66,7 +71,11 @@ def main(argv):
                     e["sol"] = p
                 continue
             lb = d.get("lower_bound")
-            if d.get("optimal") and d.get("pushes"):
+            if d.get("optimal") and d.get("pushes") and seeded:
+                lb = d["pushes"]
+                if e.get("seeded") is None or d["seconds"] < e["seeded"][2]:
+                    e["seeded"] = (d["pushes"], run, d["seconds"])
+            elif d.get("optimal") and d.get("pushes"):
                 lb = d["pushes"]
                 if e["proven"] is None or d["seconds"] < e["secs"]:
                     if e["proven"] is not None and e["proven"] != d["pushes"]:
@@ -102,6 +111,8 @@ def main(argv):
         print("|---:|---:|---:|---|---:|")
     for k, e in sorted(lv.items()):
         pr = ("**optimal** (%s, %.0f s)" % (e["by"], e["secs"])) if e["proven"] is not None else ""
+        if not pr and e.get("seeded"):
+            pr = "**optimal** (from a known solution: %s, %.0f s)" % (e["seeded"][1], e["seeded"][2])
         if not pr and e["lb"] is not None and e["sol"] == e["lb"]:
             pr = "**optimal** (over runs: the bound of one, a solution of another)"
         cells = [str(k), str(e["lb"] if e["lb"] is not None else "-"),
@@ -113,8 +124,14 @@ def main(argv):
             print("%5s  %6s  %6s  %-40s  %6s" % tuple(cells))
     print("%sproven: %d (%s)" % ("\n" if markdown else "", len(proven),
                                  ", ".join(str(k) for k in proven)))
+    seeded = sorted(k for k, e in lv.items() if e["proven"] is None and e.get("seeded"))
+    if seeded:
+        print("%sproven from a known solution (solve --seed, the solution of another run): "
+              "%d (%s)" % ("\n" if markdown else "", len(seeded),
+                           ", ".join(str(k) for k in seeded)))
     over = sorted(k for k, e in lv.items()
-                  if e["proven"] is None and e["lb"] is not None and e["sol"] == e["lb"])
+                  if e["proven"] is None and not e.get("seeded") and e["lb"] is not None
+                  and e["sol"] == e["lb"])
     if over:
         print("%soptimal over runs (a proven lower bound of one run, a solution with as many "
               "pushes of another): %d (%s)" % ("\n" if markdown else "", len(over),
