@@ -9,8 +9,9 @@ proven lower bound meets another's solution), and the shared best-known
 pushes.
 Runs of `keeper optimize --metric pushes --format jsonl` count too (their
 "after" pushes, solutions without a bound). --solutions writes, for the
-levels not proven, the solve runs' fewest-push solution as a CSV (level,
-lurd) that `keeper optimize` reads.
+levels not proven, the fewest-push solution of every run (solve and
+optimize) as a CSV (level, lurd) that `keeper optimize` and `keeper solve
+--seed` read.
 
 A proven optimum must never exceed the pushes of any valid solution: the
 script checks every proven count against every solution of every run and
@@ -69,6 +70,9 @@ def main(argv):
                 p = d["after"].get("pushes")
                 if d.get("status") in ("optimized", "unchanged") and p and (e["sol"] is None or p < e["sol"]):
                     e["sol"] = p
+                if d.get("status") in ("optimized", "unchanged") and p and d.get("solution") and \
+                        (e["lurd_p"] is None or p < e["lurd_p"]):
+                    e["lurd"], e["lurd_p"] = d["solution"], p
                 continue
             lb = d.get("lower_bound")
             if d.get("optimal") and d.get("pushes") and seeded:
