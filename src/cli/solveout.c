@@ -196,21 +196,35 @@ FILE *solve_open_output(const solve_args *a)
     return out;
 }
 
-int solve_resume_read(const solve_args *a, const collection *c, char **skip, int *n)
+/* The best valid solution of each selected level of c in `file` (metric's
+ * order, sol_best: replayed; invalid ones reported), in *best (allocated,
+ * c->nlevels entries; NULL where none). Returns 0, or sol_read's error. */
+static int best_in_file(const solve_args *a, const collection *c, const char *file, int metric,
+                        char ***best)
 {
     vlist items = {0};
+    *best = NULL;
+    int rc = sol_read(&items, c, &a->sel, file);
+    if (!rc) {
+        size_t nl = (size_t)MAX(c->nlevels, 1);
+        *best = xcalloc(nl, sizeof **best);
+        sol_metrics *m = xcalloc(nl, sizeof *m);
+        sol_best(&items, c, &a->sel, metric, *best, m);
+        free(m);
+    }
+    sol_list_free(&items);
+    return rc;
+}
+
+int solve_resume_read(const solve_args *a, const collection *c, char **skip, int *n)
+{
+    char **best;
     *skip = NULL;
     *n = 0;
-    int rc = sol_read(&items, c, &a->sel, a->resume);
-    if (rc) {
-        sol_list_free(&items);
+    int rc = best_in_file(a, c, a->resume, OPT_MOVES, &best);
+    if (rc)
         return rc;
-    }
-    size_t nl = (size_t)MAX(c->nlevels, 1);
-    char **best = xcalloc(nl, sizeof *best);
-    sol_metrics *m = xcalloc(nl, sizeof *m);
-    sol_best(&items, c, &a->sel, OPT_MOVES, best, m);
-    *skip = xcalloc(nl, 1);
+    *skip = xcalloc((size_t)MAX(c->nlevels, 1), 1);
     for (int k = 0; k < c->nlevels; k++)
         if (best[k]) {
             (*skip)[k] = 1;
@@ -218,24 +232,16 @@ int solve_resume_read(const solve_args *a, const collection *c, char **skip, int
             free(best[k]);
         }
     free(best);
-    free(m);
-    sol_list_free(&items);
     return 0;
 }
 
 int solve_seeds_read(const solve_args *a, collection *c, int *n)
 {
-    vlist items = {0};
+    char **best;
     *n = 0;
-    int rc = sol_read(&items, c, &a->sel, a->seeds);
-    if (rc) {
-        sol_list_free(&items);
+    int rc = best_in_file(a, c, a->seeds, OPT_PUSHES, &best);
+    if (rc)
         return rc;
-    }
-    size_t nl = (size_t)MAX(c->nlevels, 1);
-    char **best = xcalloc(nl, sizeof *best);
-    sol_metrics *m = xcalloc(nl, sizeof *m);
-    sol_best(&items, c, &a->sel, OPT_PUSHES, best, m);
     for (int k = 0; k < c->nlevels; k++)
         if (best[k]) {
             free(c->levels[k].seed);
@@ -243,8 +249,6 @@ int solve_seeds_read(const solve_args *a, collection *c, int *n)
             (*n)++;
         }
     free(best);
-    free(m);
-    sol_list_free(&items);
     return 0;
 }
 

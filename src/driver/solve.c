@@ -726,9 +726,11 @@ static uint32_t seed_solution(const level *lv, const board *b, const options *o,
     int64_t end = now + (int64_t)((double)span * o->optimal_seed);
     char err[160];
     int have = 0; /* *mv holds a solution */
+    int given = 0; /* the level's own seed */
     if (lv->seed) {
         replay_result rr;
-        have = lurd_decode(lv->seed, mv, err, sizeof err) == 0 && solution_replay(b, mv, &rr);
+        have = given = lurd_decode(lv->seed, mv, err, sizeof err) == 0 &&
+                       solution_replay(b, mv, &rr);
         if (!have) {
             moves_free(mv);
             moves_init(mv);
@@ -764,7 +766,7 @@ static uint32_t seed_solution(const level *lv, const board *b, const options *o,
     /* a given seed goes to A* at once: one already optimal is proven as
      * soon as the bound reaches it, and the optimizer's turns
      * (--optimal-refine) still come once the bound is near */
-    if (!lv->seed && lim->deadline_ns && left > 0.01) { /* stops on time: not without a deadline */
+    if (!given && lim->deadline_ns && left > 0.01) { /* stops on time: not without a deadline */
         opt_config oc;
         opt_config_default(&oc);
         oc.metric = OPT_PUSHES;
