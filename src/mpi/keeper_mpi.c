@@ -281,13 +281,13 @@ static int solve_args_check(solve_args *a, int argc, char **argv, int me)
     }
     if (!status && a->html && a->nfiles > 1)
         status = cli_usage_error("solve", "--html takes one input file");
-    /* The output of a run over several files cannot be matched to each
-     * file exactly: its JSON lines repeat level numbers, its LURD lines do
-     * not say where a file ends. */
     /* the seeds would have to be read on every rank, beside the files */
     if (!status && a->seeds)
         status = cli_usage_error("solve", "--seed is keeper solve's (run the seeded proofs "
                                           "there)");
+    /* The output of a run over several files cannot be matched to each
+     * file exactly: its JSON lines repeat level numbers, its LURD lines do
+     * not say where a file ends. */
     if (!status && a->resume && a->nfiles > 1)
         status = cli_usage_error("solve", "--resume takes one input file (continue each file's "
                                           "run on its own)");
