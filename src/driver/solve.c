@@ -73,6 +73,7 @@ void driver_configs(const options *o, search_configs *sc)
         .goal_layers = (int)o->goal_layers,
         .pair_db = (int)(o->pair_db && o->optimal == 1 && o->matching),
         .clusters = o->optimal == 1 && o->matching ? (int)o->clusters : 0,
+        .clusters_below = (int)(o->clusters_below && o->optimal == 1),
         .pathmax = (int)(o->pathmax && o->optimal == 1),
         .sides = (int)(o->matching && (o->optimal == 1 ? o->sides : o->fast_sides)),
     };
@@ -959,6 +960,8 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
     goalsets gsets; /* push-optimal mode: --goal-sets, built after the seed */
     memset(&gsets, 0, sizeof gsets);
     pairdb pairs; /* push-optimal mode: --pair-db, built after the seed */
+    astar_clusters clusters = {.raise = -1}; /* push-optimal mode: the start's
+                                                (astar.h), for both searches */
     memset(&pairs, 0, sizeof pairs);
     uint32_t seed_pushes = 0;
     int seed_settled = 0; /* the seed's optimizer ran to its end */
@@ -1009,10 +1012,9 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
                 astar_pairs(&b, &sc.astar, until, lim->interrupt, &mem, &pairs, &zst);
             sc.astar.pairs = &pairs;
         }
-        /* the start's cluster raise, once for both searches */
-        int64_t root_raise = -1;
+        /* the start's clusters, once for both searches */
         if (o->optimal == 1 && sc.astar.clusters)
-            sc.astar.root_raise = &root_raise;
+            sc.astar.root_clusters = &clusters;
         refine_ctx rc = {.b = &b, .seed = &seed, .mem = &mem, .lim = lim,
                          .share = o->optimal_refine, .pushes = seed_pushes,
                          .settled = seed_settled, .turn_s = REFINE_FIRST_S, .st = &zst};
@@ -1094,6 +1096,7 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
     moves_free(&seed);
     astar_patterns_free(&gsets, &mem);
     astar_pairs_free(&pairs, &mem);
+    astar_clusters_free(&clusters, &mem);
     push_seq_free(&out.pushes);
     board_free(&b);
     res->seconds = timer_seconds_since(t0);

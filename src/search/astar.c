@@ -21,6 +21,9 @@
 #include "../util/u32map.h"
 #include "../util/util.h"
 
+/* cluster_rows: a row that reaches no goal */
+#define CLUSTER_NO_GOAL (INT64_MAX / 4)
+
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -153,6 +156,9 @@ struct astar {
     _Atomic uint32_t bound; /* cfg->bound, lowered by cfg->refine (a shorter
                                known solution): read by both workers */
     uint32_t refine_tick;
+    astar_clusters cl;   /* cfg->clusters: its own (without cfg->root_clusters) */
+    const astar_clusters *clp; /* cfg->clusters_below: the clusters read below
+                               the root (cfg->root_clusters or &cl), or NULL */
 };
 
 /* The pushes of the best known solution (0 = none): cfg->bound, or what
@@ -319,6 +325,53 @@ static int corral_check(aworker *w, int depth)
     return -1;
 }
 
+/* cfg->clusters_below: the bound of the position on the board (its
+ * matching in cs, cost h with what raised it) from the root's clusters
+ * (astar_clusters): the rows' least d - v, the clusters that stand where
+ * they stood with the player in the same part of the floor adding their
+ * dual value over their boxes' (the positive ones), the goals' v once,
+ * rounded up to the matching's parity; h itself when that is not more.
+ * Admissible (astar.h); not consistent (a cluster's raise ends when one
+ * of its boxes moves), which the reopening of closed positions allows
+ * (found_again). */
+static int64_t cluster_below(aworker *w, const lb_sol *cs, int64_t h)
+{
+    const astar_clusters *cl = w->a->clp;
+    const position *p = &w->pos;
+    int nb = w->a->b->nboxes;
+    int64_t sum = cl->vsum;
+    for (int i = 0; i < nb; i++) {
+        int64_t u = cl->urow[cs->sq[i]];
+        if (u == CLUSTER_NO_GOAL)
+            return h;
+        sum += u;
+    }
+    int any = 0;
+    for (int c = 0; c < cl->n; c++) {
+        const astar_cluster *set = &cl->set[c];
+        if (!set->comp[p->player])
+            continue;
+        int64_t us = 0;
+        int m = 0;
+        for (; m < set->k; m++) {
+            uint16_t bi = p->box_at[set->sq[m]];
+            if (bi == NO_BOX)
+                break;
+            us += cl->urow[cs->sq[bi]];
+        }
+        if (m == set->k && set->dual > us) {
+            sum += set->dual - us;
+            any = 1;
+        }
+    }
+    if (!any || sum <= h)
+        return h;
+    if ((sum - cs->cost) & 1)
+        sum++; /* every solution has the matching's parity */
+    w->st->cluster_raised++;
+    return sum;
+}
+
 /* The bound of the child of the position at `depth` in which box i went
  * to `to`, into w->sols[depth + 1]; LB_INF (counted) when no perfect
  * matching exists. */
@@ -336,7 +389,112 @@ static int64_t child_bound(aworker *w, int depth, int i, sq_t to)
         w->st->pairdb_raised += r > 0;
         h += r;
     }
+    if (a->clp && h != LB_INF)
+        h = cluster_below(w, &w->sols[depth + 1], h);
     return h;
+}
+
+/* Keeps a root cluster (the boxes idx[0..k) of the root on the board, its
+ * dual value `dual`) in out for the positions below the root, with the
+ * player's part of the floor where only its boxes stand. Dropped when the
+ * memory budget refuses it (the positions below then miss its term). */
+static void keep_cluster(astar *a, aworker *w, astar_clusters *out, const int *idx, int k,
+                         int64_t dual)
+{
+    const board *b = a->b;
+    size_t bytes = sizeof(astar_cluster) + (size_t)b->nsq;
+    if (k > ASTAR_CLUSTER_MAX || !mem_take(a->mem, bytes))
+        return;
+    astar_cluster *set = realloc(out->set, sizeof(astar_cluster) * (size_t)(out->n + 1));
+    uint8_t *comp = calloc((size_t)b->nsq, 1);
+    sq_t *stack = malloc(sizeof(sq_t) * (size_t)b->nsq);
+    if (set)
+        out->set = set;
+    if (!set || !comp || !stack) {
+        free(comp);
+        free(stack);
+        mem_give(a->mem, bytes);
+        return;
+    }
+    out->held += bytes;
+    astar_cluster *c = &out->set[out->n++];
+    c->k = k;
+    c->dual = dual;
+    c->comp = comp;
+    for (int m = 0; m < k; m++) {
+        c->sq[m] = w->pos.boxes[idx[m]];
+        comp[c->sq[m]] = 2; /* a box: not floor the player walks */
+    }
+    int top = 0;
+    comp[w->pos.player] = 1;
+    stack[top++] = w->pos.player;
+    while (top > 0) {
+        sq_t q = stack[--top];
+        for (int d = 0; d < 4; d++) {
+            sq_t t = b->nb[q][d];
+            if (t != SQ_NONE && !comp[t]) {
+                comp[t] = 1;
+                stack[top++] = t;
+            }
+        }
+    }
+    for (int m = 0; m < k; m++)
+        comp[c->sq[m]] = 0;
+    free(stack);
+}
+
+/* The rows' least d(row, goal) - v(goal) over the goals, v the root's goal
+ * potentials (s solved at the root), for every row of the matching's
+ * table, and the sum of v; no clusters when the budget refuses them. */
+static void cluster_rows(astar *a, aworker *w, const lb_sol *s, astar_clusters *out)
+{
+    const lowerbound *lb = &w->lb;
+    int n = lb->n, rows = lb->nsq + 2 + lb->nside;
+    size_t bytes = sizeof(int64_t) * (size_t)rows;
+    int taken = mem_take(a->mem, bytes);
+    int64_t *u = taken ? malloc(bytes) : NULL;
+    if (!u) {
+        if (taken)
+            mem_give(a->mem, bytes);
+        for (int c = 0; c < out->n; c++)
+            free(out->set[c].comp);
+        mem_give(a->mem, out->held);
+        free(out->set);
+        out->set = NULL;
+        out->n = 0;
+        out->held = 0;
+        return;
+    }
+    for (int r = 0; r < rows; r++) {
+        int64_t best = CLUSTER_NO_GOAL;
+        for (int j = 0; j < n; j++) {
+            uint16_t d = lb->dist_t[(size_t)r * (size_t)n + (size_t)j];
+            if (d != DIST_INF && (int64_t)d - s->v[j + 1] < best)
+                best = (int64_t)d - s->v[j + 1];
+        }
+        u[r] = best;
+    }
+    out->urow = u;
+    out->nrows = rows;
+    out->held += bytes;
+    out->vsum = 0;
+    for (int j = 0; j < n; j++)
+        out->vsum += s->v[j + 1];
+}
+
+void astar_clusters_free(astar_clusters *c, membudget *mem)
+{
+    if (!c)
+        return;
+    for (int k = 0; k < c->n; k++)
+        free(c->set[k].comp);
+    free(c->set);
+    free(c->urow);
+    if (mem)
+        mem_give(mem, c->held);
+    int64_t raise = c->raise;
+    memset(c, 0, sizeof *c);
+    c->raise = raise;
 }
 
 /* Push-optimal mode, at the root: clusters of boxes searched alone against
@@ -353,7 +511,8 @@ static int64_t child_bound(aworker *w, int depth, int i, sq_t to)
  * found. On XSokoban 84 five boxes lift the start from 149 to 155, its
  * optimum (bench/README.md, "Clusters at the start"). */
 #define ROOT_CLUSTER_LIMIT 10000
-static int64_t root_clusters(astar *a, aworker *w, const lb_sol *s, int64_t until, int *whole)
+static int64_t root_clusters(astar *a, aworker *w, const lb_sol *s, int64_t until, int *whole,
+                             astar_clusters *out)
 {
     *whole = 0;
     const board *b = a->b;
@@ -440,7 +599,15 @@ static int64_t root_clusters(astar *a, aworker *w, const lb_sol *s, int64_t unti
         for (int m = 0; m < sets[best].k; m++)
             used[sets[best].idx[m]] = 1;
         w->st->cluster_sets++;
+        if (a->cfg->clusters_below) {
+            int64_t us = 0;
+            for (int m = 0; m < sets[best].k; m++)
+                us += s->u[sets[best].idx[m] + 1];
+            keep_cluster(a, w, out, &sets[best].idx[0], sets[best].k, sets[best].term + us);
+        }
     }
+    if (out->n > 0)
+        cluster_rows(a, w, s, out);
     w->st->cluster_searches += pc.searches;
     free(used);
     free(dist);
@@ -1103,18 +1270,28 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
                eighth of the time left (XSokoban's take 0.04-3.6 s); only
                a whole computation is kept for the next search (the first,
                without corrals, has a share of the time) */
-            int64_t rc = cfg->root_raise && *cfg->root_raise >= 0 ? *cfg->root_raise : 0;
-            if (cfg->clusters && !(cfg->root_raise && *cfg->root_raise >= 0)) {
+            astar_clusters *cache = cfg->root_clusters;
+            int have = cache && cache->raise >= 0;
+            int64_t rc = have ? cache->raise : 0;
+            if (cfg->clusters && !have) {
                 int64_t now = timer_now_ns(), until = lim->deadline_ns;
                 if (until)
                     until = now + MAX(until - now, 0) / 8;
                 int whole;
-                rc = root_clusters(a, w, &w->sols[0], until, &whole);
+                rc = root_clusters(a, w, &w->sols[0], until, &whole, &a->cl);
                 if (rc % 2)
                     rc++; /* every solution has the matching's parity */
-                if (cfg->root_raise && whole)
-                    *cfg->root_raise = rc;
+                if (cache && whole) {
+                    /* the caller keeps them for the level's next search */
+                    *cache = a->cl;
+                    cache->raise = rc;
+                    memset(&a->cl, 0, sizeof a->cl);
+                    have = 1;
+                }
             }
+            const astar_clusters *kept = have ? cache : &a->cl;
+            if (cfg->clusters_below && kept->n > 0 && kept->urow)
+                a->clp = kept;
             out->st.cluster_raise = (uint64_t)rc;
             /* two raises over the same matching: the larger (each is
                admissible alone; their sums are over different sets) */
@@ -1432,6 +1609,7 @@ void astar_end(astar *a)
     worker_free(a, &a->w0);
     astar_patterns_free(&a->gs, a->mem);
     astar_pairs_free(&a->pd, a->mem);
+    astar_clusters_free(&a->cl, a->mem);
     packing_free(&a->pk);
     free(a->rank);
     free(a->room_next);

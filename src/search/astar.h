@@ -57,10 +57,13 @@ typedef struct astar_config {
                          potentials raise its bound (0 = none) */
     int pathmax;      /* optimal mode: a child's h at least its parent's
                          less the pushes between them */
-    int64_t *root_raise; /* with clusters: the caller's cache of the root's
-                         cluster raise (-1 until computed), shared by the
-                         searches of a level from the same start; NULL:
-                         each search computes its own */
+    int clusters_below; /* optimal mode, with clusters: the root's clusters
+                         raise every position where they stand as at the
+                         root (astar_clusters) */
+    struct astar_clusters *root_clusters; /* with clusters: the caller's
+                         cache of the root's clusters (raise -1 until
+                         computed), shared by the searches of a level from
+                         the same start; NULL: each search computes its own */
     const struct moves *seed; /* with bound: the known solution's moves,
                          whose detours give goal-set patterns too (or NULL) */
     const struct pairdb *pairs; /* with pair_db: the goal pairs' tables the
@@ -107,6 +110,38 @@ struct pairdb;
 int astar_pairs(const board *b, const astar_config *cfg, int64_t deadline_ns, atomic_int *stop,
                 membudget *mem, struct pairdb *pd, struct stats *st);
 void astar_pairs_free(struct pairdb *pd, membudget *mem);
+
+/* Push-optimal mode: the clusters of the start (cfg->clusters). Each is
+ * a few boxes searched alone (penalty_dual) against the goal potentials v
+ * of the start's matching, its value `dual` the least over the goals they
+ * can end on of their pushes less those goals' v. With v held fixed, a
+ * position's boxes outside the clusters take at least their row's least
+ * d(row, goal) - v(goal) each (urow: a feasible dual of the position's own
+ * matching costs), a cluster whose boxes stand where they stood at the
+ * start, the player in the same part of the floor (comp: the floor with
+ * only the cluster's boxes on it), at least `dual` plus its goals' v; with
+ * the sum of every goal's v once, a lower bound for that position
+ * (penalty.h holds the argument). At the start it is the matching plus
+ * the clusters' terms (`raise`); below it, where the clusters still
+ * stand, it lifts the positions the same way (cfg->clusters_below). */
+#define ASTAR_CLUSTER_MAX 6
+typedef struct astar_cluster {
+    int k;
+    sq_t sq[ASTAR_CLUSTER_MAX]; /* its boxes' squares at the start */
+    int64_t dual;
+    uint8_t *comp;              /* [nsq] 1: the start player's part of the
+                                   floor with only these boxes on it */
+} astar_cluster;
+typedef struct astar_clusters {
+    int64_t raise;      /* the start's raise, -1 until computed whole */
+    int n;              /* clusters kept (cfg->clusters_below) */
+    astar_cluster *set; /* [n] */
+    int64_t *urow;      /* [nrows] each matching row's least d - v */
+    int nrows;
+    int64_t vsum;       /* the sum of the start's goal potentials */
+    size_t held;        /* bytes charged to the budget */
+} astar_clusters;
+void astar_clusters_free(astar_clusters *c, membudget *mem);
 
 /* Searches from the level's start. `b` must have been analysed
  * (distance_analyze). Fills `out`. */

@@ -68,6 +68,7 @@
     X(goal_layers, INT, 1, 0, 1, "push-optimal mode, with --goal-sets: a position of the layer A* is expanding that a pattern lifts past it is stored with the pattern's bound as its h, for a later layer (0 = the patterns only cut at the known solution's bound)") \
     X(pair_db, INT, 1, 0, 1, "push-optimal mode: a pattern database of two boxes per pair of goals close together, added to the matching through its dual potentials (heuristic/pairdb.h)") \
     X(clusters, INT, 5, 0, 6, "push-optimal mode: at the start, each box and its nearest (2 to this many boxes) searched alone against the matching's dual potentials; the positive terms of disjoint clusters raise the start's bound (0 = off)") \
+    X(clusters_below, INT, 1, 0, 1, "push-optimal mode: the start's clusters raise every position where their boxes stand as at the start and the player is in the same part of the floor (with the start's goal potentials; needs --clusters)") \
     X(pathmax, INT, 0, 0, 1, "push-optimal mode: a child's bound is at least its parent's less the pushes between them (pathmax; off: XSokoban 49 lost its 16 s proof under a raised start, bench/README.md)") \
     X(sides, INT, 1, 0, 1, "push-optimal mode: a box on a square that cuts the floor counts its pushes from the piece the player is in (a box in a corridor or a doorway; 0 = the best over the pieces)") \
     X(fast_sides, INT, 0, 0, 1, "fast mode: the same rows in every search's matching (the feature-space search's bipartite deadlock test and HF order, A*); off: measured to solve no more levels") \

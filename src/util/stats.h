@@ -35,6 +35,7 @@
     X(cluster_searches, SUM, "searches of clusters of boxes alone at the start (--clusters)") \
     X(cluster_sets, SUM, "disjoint clusters whose terms raised the start's bound") \
     X(cluster_raise, MAX, "pushes the clusters added to the start's bound")  \
+    X(cluster_raised, SUM, "children the start's clusters raised below the start (--clusters-below)") \
     X(goalset_tests, SUM, "positions holding no more than the bound lets, tested against the patterns") \
     X(goalset_cuts, SUM, "positions the patterns cut") \
     X(goalset_raises, SUM, "positions the patterns deferred past the layer being expanded") \
