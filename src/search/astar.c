@@ -104,6 +104,8 @@ typedef struct aworker {
     lb_sol gsol, gsol2;  /* cfg->goal_sets: scratch, the same */
     sq_t *rows;          /* cfg->sides: [nboxes] the boxes' rows (box_rows) */
     uint8_t *pd_used;    /* cfg->pair_db: [nboxes] scratch (pairdb_raise) */
+    uint8_t *cl_used;    /* cfg->clusters_below: [nboxes] scratch (cluster_below) */
+    uint16_t *cl_marked; /* the same: the boxes marked in cl_used */
     int64_t *pd_q;       /* the same */
 } aworker;
 
@@ -346,7 +348,8 @@ static int64_t cluster_below(aworker *w, const lb_sol *cs, int64_t h)
             return h;
         sum += u;
     }
-    int any = 0;
+    int any = 0, nmarked = 0;
+    uint8_t *used = w->cl_used;
     for (int c = 0; c < cl->n; c++) {
         const astar_cluster *set = &cl->set[c];
         if (!set->comp[p->player])
@@ -355,15 +358,22 @@ static int64_t cluster_below(aworker *w, const lb_sol *cs, int64_t h)
         int m = 0;
         for (; m < set->k; m++) {
             uint16_t bi = p->box_at[set->sq[m]];
-            if (bi == NO_BOX)
+            if (bi == NO_BOX || used[bi])
                 break;
             us += cl->urow[cs->sq[bi]];
         }
         if (m == set->k && set->dual > us) {
             sum += set->dual - us;
+            for (m = 0; m < set->k; m++) {
+                uint16_t bi = p->box_at[set->sq[m]];
+                used[bi] = 1;
+                w->cl_marked[nmarked++] = bi;
+            }
             any = 1;
         }
     }
+    while (nmarked > 0)
+        used[w->cl_marked[--nmarked]] = 0;
     if (!any || sum <= h)
         return h;
     if ((sum - cs->cost) & 1)
@@ -599,11 +609,22 @@ static int64_t root_clusters(astar *a, aworker *w, const lb_sol *s, int64_t unti
         for (int m = 0; m < sets[best].k; m++)
             used[sets[best].idx[m]] = 1;
         w->st->cluster_sets++;
-        if (a->cfg->clusters_below) {
+    }
+    /* below the root: every set with a positive term, largest first (a
+       position takes the disjoint ones that still stand, in this order) */
+    for (int taken = 1; a->cfg->clusters_below && taken;) {
+        taken = 0;
+        int best = -1;
+        for (int q = 0; q < nsets; q++)
+            if (sets[q].term > 0 && (best < 0 || sets[q].term > sets[best].term))
+                best = q;
+        if (best >= 0) {
             int64_t us = 0;
             for (int m = 0; m < sets[best].k; m++)
                 us += s->u[sets[best].idx[m] + 1];
             keep_cluster(a, w, out, &sets[best].idx[0], sets[best].k, sets[best].term + us);
+            sets[best].term = 0;
+            taken = 1;
         }
     }
     if (out->n > 0)
@@ -1156,6 +1177,8 @@ static void worker_init(astar *a, aworker *w, stats *st)
     }
     w->rows = xmalloc(sizeof(sq_t) * ((size_t)b->nboxes + 1));
     w->pd_used = xcalloc((size_t)b->nboxes + 1, 1);
+    w->cl_used = xcalloc((size_t)b->nboxes + 1, 1);
+    w->cl_marked = xcalloc((size_t)b->nboxes + 1, sizeof *w->cl_marked);
     w->pd_q = xcalloc((size_t)b->nboxes + 1, sizeof *w->pd_q);
 }
 
@@ -1187,6 +1210,8 @@ static void worker_free(astar *a, aworker *w)
     lb_sol_free(&w->gsol2);
     free(w->rows);
     free(w->pd_used);
+    free(w->cl_used);
+    free(w->cl_marked);
     free(w->pd_q);
     if (a->cfg->penalties) {
         mem_give(a->mem, w->pen_charged);

@@ -122,8 +122,11 @@ void astar_pairs_free(struct pairdb *pd, membudget *mem);
  * only the cluster's boxes on it), at least `dual` plus its goals' v; with
  * the sum of every goal's v once, a lower bound for that position
  * (penalty.h holds the argument). At the start it is the matching plus
- * the clusters' terms (`raise`); below it, where the clusters still
- * stand, it lifts the positions the same way (cfg->clusters_below). */
+ * the clusters' terms (`raise`, over disjoint clusters, largest first);
+ * below it (cfg->clusters_below) every cluster with a positive term at the
+ * start is kept, largest first, and a position takes the disjoint ones
+ * that still stand, in that order: a cluster that lost a box leaves room
+ * for an overlapping one that did not. */
 #define ASTAR_CLUSTER_MAX 6
 typedef struct astar_cluster {
     int k;
@@ -134,7 +137,8 @@ typedef struct astar_cluster {
 } astar_cluster;
 typedef struct astar_clusters {
     int64_t raise;      /* the start's raise, -1 until computed whole */
-    int n;              /* clusters kept (cfg->clusters_below) */
+    int n;              /* clusters kept (cfg->clusters_below), largest
+                           term first */
     astar_cluster *set; /* [n] */
     int64_t *urow;      /* [nrows] each matching row's least d - v */
     int nrows;
