@@ -324,9 +324,9 @@ TEST(clusters_below_bound_proves_the_optimum)
                                   clusters_below_raised);
 }
 
-/* Microban I's first levels, push-optimal with and without the clusters
- * below the start (the first a proof the project has long made): the same
- * proven push count wherever both prove one, and lifts on some levels. */
+/* Microban I, push-optimal with and without the clusters below the start
+ * (without them, the proof the project has long made): the same proven
+ * push count wherever both prove one, and lifts on some levels. */
 TEST(clusters_below_agrees_on_microban)
 {
     const char *path = test_shared_level("microban155.xsb");
