@@ -379,7 +379,7 @@ int keeper_seed(keeper_collection *c, int index, const char *lurd, char *why,
         snprintf(why, why_len, "%s", cl ? cl->error : "no such level");
         return -1;
     }
-    level *lv = &c->c.levels[index - 1]; /* cl, to change */
+    level *lv = &c->c.levels[index - 1]; /* cl, writable */
     if (!lurd) {
         free(lv->seed);
         lv->seed = NULL;

@@ -960,9 +960,9 @@ void solve_level(const level *lv, const options *o, search_limits *lim, uint64_t
     goalsets gsets; /* push-optimal mode: --goal-sets, built after the seed */
     memset(&gsets, 0, sizeof gsets);
     pairdb pairs; /* push-optimal mode: --pair-db, built after the seed */
+    memset(&pairs, 0, sizeof pairs);
     astar_clusters clusters = {.raise = -1}; /* push-optimal mode: the start's
                                                 (astar.h), for both searches */
-    memset(&pairs, 0, sizeof pairs);
     uint32_t seed_pushes = 0;
     int seed_settled = 0; /* the seed's optimizer ran to its end */
     if (o->dead_squares && start_dead(&b)) {

@@ -21,13 +21,13 @@
 #include "../util/u32map.h"
 #include "../util/util.h"
 
-/* cluster_rows: a row that reaches no goal */
-#define CLUSTER_NO_GOAL (INT64_MAX / 4)
-
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* cluster_rows: a row that reaches no goal */
+#define CLUSTER_NO_GOAL (INT64_MAX / 4)
 
 
 /* Depth-first extensions nest at most this deep; deeper children are
@@ -340,15 +340,10 @@ static int64_t cluster_below(aworker *w, const lb_sol *cs, int64_t h)
 {
     const astar_clusters *cl = w->a->clp;
     const position *p = &w->pos;
-    int nb = w->a->b->nboxes;
-    int64_t sum = cl->vsum;
-    for (int i = 0; i < nb; i++) {
-        int64_t u = cl->urow[cs->sq[i]];
-        if (u == CLUSTER_NO_GOAL)
-            return h;
-        sum += u;
-    }
-    int any = 0, nmarked = 0;
+    /* the standing clusters first: most positions have none, and then the
+       rows need not be summed */
+    int64_t sum = 0;
+    int nmarked = 0;
     uint8_t *used = w->cl_used;
     for (int c = 0; c < cl->n; c++) {
         const astar_cluster *set = &cl->set[c];
@@ -358,7 +353,7 @@ static int64_t cluster_below(aworker *w, const lb_sol *cs, int64_t h)
         int m = 0;
         for (; m < set->k; m++) {
             uint16_t bi = p->box_at[set->sq[m]];
-            if (bi == NO_BOX || used[bi])
+            if (bi == NO_BOX || used[bi] || cl->urow[cs->sq[bi]] == CLUSTER_NO_GOAL)
                 break;
             us += cl->urow[cs->sq[bi]];
         }
@@ -369,12 +364,20 @@ static int64_t cluster_below(aworker *w, const lb_sol *cs, int64_t h)
                 used[bi] = 1;
                 w->cl_marked[nmarked++] = bi;
             }
-            any = 1;
         }
     }
+    if (nmarked == 0)
+        return h;
     while (nmarked > 0)
         used[w->cl_marked[--nmarked]] = 0;
-    if (!any || sum <= h)
+    sum += cl->vsum;
+    for (int i = 0; i < w->a->b->nboxes; i++) {
+        int64_t u = cl->urow[cs->sq[i]];
+        if (u == CLUSTER_NO_GOAL)
+            return h;
+        sum += u;
+    }
+    if (sum <= h)
         return h;
     if ((sum - cs->cost) & 1)
         sum++; /* every solution has the matching's parity */
@@ -466,13 +469,7 @@ static void cluster_rows(astar *a, aworker *w, const lb_sol *s, astar_clusters *
     if (!u) {
         if (taken)
             mem_give(a->mem, bytes);
-        for (int c = 0; c < out->n; c++)
-            free(out->set[c].comp);
-        mem_give(a->mem, out->held);
-        free(out->set);
-        out->set = NULL;
-        out->n = 0;
-        out->held = 0;
+        astar_clusters_free(out, a->mem);
         return;
     }
     for (int r = 0; r < rows; r++) {
@@ -502,9 +499,7 @@ void astar_clusters_free(astar_clusters *c, membudget *mem)
     free(c->urow);
     if (mem)
         mem_give(mem, c->held);
-    int64_t raise = c->raise;
     memset(c, 0, sizeof *c);
-    c->raise = raise;
 }
 
 /* Push-optimal mode, at the root: clusters of boxes searched alone against
@@ -612,20 +607,18 @@ static int64_t root_clusters(astar *a, aworker *w, const lb_sol *s, int64_t unti
     }
     /* below the root: every set with a positive term, largest first (a
        position takes the disjoint ones that still stand, in this order) */
-    for (int taken = 1; a->cfg->clusters_below && taken;) {
-        taken = 0;
+    while (a->cfg->clusters_below) {
         int best = -1;
         for (int q = 0; q < nsets; q++)
             if (sets[q].term > 0 && (best < 0 || sets[q].term > sets[best].term))
                 best = q;
-        if (best >= 0) {
-            int64_t us = 0;
-            for (int m = 0; m < sets[best].k; m++)
-                us += s->u[sets[best].idx[m] + 1];
-            keep_cluster(a, w, out, &sets[best].idx[0], sets[best].k, sets[best].term + us);
-            sets[best].term = 0;
-            taken = 1;
-        }
+        if (best < 0)
+            break;
+        int64_t us = 0;
+        for (int m = 0; m < sets[best].k; m++)
+            us += s->u[sets[best].idx[m] + 1];
+        keep_cluster(a, w, out, sets[best].idx, sets[best].k, sets[best].term + us);
+        sets[best].term = 0; /* kept */
     }
     if (out->n > 0)
         cluster_rows(a, w, s, out);
