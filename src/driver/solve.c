@@ -74,6 +74,7 @@ void driver_configs(const options *o, search_configs *sc)
         .pair_db = (int)(o->pair_db && o->optimal == 1 && o->matching),
         .clusters = o->optimal == 1 && o->matching ? (int)o->clusters : 0,
         .clusters_below = (int)(o->clusters_below && o->optimal == 1),
+        .pop_clusters = o->optimal == 1 && o->matching && o->clusters ? (int)o->pop_clusters : 0,
         .pathmax = (int)(o->pathmax && o->optimal == 1),
         .sides = (int)(o->matching && (o->optimal == 1 ? o->sides : o->fast_sides)),
     };

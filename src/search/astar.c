@@ -107,6 +107,13 @@ typedef struct aworker {
     uint8_t *cl_used;    /* cfg->clusters_below: [nboxes] scratch (cluster_below) */
     uint16_t *cl_marked; /* the same: the boxes marked in cl_used */
     int64_t *pd_q;       /* the same */
+    penalty_ctx pcl;     /* cfg->pop_clusters: the clusters' searches */
+    size_t pcl_charged;  /* its bytes taken from the budget (0: not yet) */
+    struct pcl_entry *pcl_cache; /* [PCL_CACHE] the clusters' values by
+                            their boxes' squares and the player's */
+    struct cset *pcl_sets; /* [nboxes * clusters] */
+    int64_t *pcl_u;      /* [nboxes] the boxes' u' (pop_clusters) */
+    int *pcl_order, *pcl_dist; /* [nboxes] scratch */
 } aworker;
 
 struct astar {
@@ -161,6 +168,12 @@ struct astar {
     astar_clusters cl;   /* cfg->clusters: its own (without cfg->root_clusters) */
     const astar_clusters *clp; /* cfg->clusters_below: the clusters read below
                                the root (cfg->root_clusters or &cl), or NULL */
+    const astar_clusters *clr; /* cfg->pop_clusters: the start's rows and
+                               potentials the popped positions' clusters
+                               are searched against, or NULL */
+    uint64_t **popped;   /* cfg->pop_clusters: a bit per node, set once its
+                            clusters were searched (chunks of NODE_CHUNK) */
+    uint32_t npopped;    /* chunks allocated */
 };
 
 /* The pushes of the best known solution (0 = none): cfg->bound, or what
@@ -487,6 +500,9 @@ static void cluster_rows(astar *a, aworker *w, const lb_sol *s, astar_clusters *
     out->vsum = 0;
     for (int j = 0; j < n; j++)
         out->vsum += s->v[j + 1];
+    out->v = xmalloc(sizeof(int64_t) * (size_t)(n + 1));
+    for (int j = 0; j < n; j++)
+        out->v[j] = s->v[j + 1];
 }
 
 void astar_clusters_free(astar_clusters *c, membudget *mem)
@@ -497,6 +513,7 @@ void astar_clusters_free(astar_clusters *c, membudget *mem)
         free(c->set[k].comp);
     free(c->set);
     free(c->urow);
+    free(c->v);
     if (mem)
         mem_give(mem, c->held);
     memset(c, 0, sizeof *c);
@@ -516,28 +533,25 @@ void astar_clusters_free(astar_clusters *c, membudget *mem)
  * found. On XSokoban 84 five boxes lift the start from 149 to 155, its
  * optimum (bench/README.md, "Clusters at the start"). */
 #define ROOT_CLUSTER_LIMIT 10000
-static int64_t root_clusters(astar *a, aworker *w, const lb_sol *s, int64_t until, int *whole,
-                             astar_clusters *out)
+
+/* A cluster: boxes idx[0..k) of the position on the board, its term. */
+typedef struct cset {
+    int64_t term;
+    int k;
+    int idx[PENALTY_MAX_BOXES];
+} cset;
+
+/* The clusters of the position on the board (s its solved matching, v its
+ * goal potentials by goal index): each box and its nearest by grid
+ * distance, 2 .. K of them, each set once, searched by pc; those the boxes
+ * can never all finish are left out. Stops at `until` (0: none) or the
+ * interrupt. sets: [nboxes * K]; order, dist: [nboxes] scratch. Returns
+ * the sets made. */
+static int cluster_sets(astar *a, aworker *w, const lb_sol *s, penalty_ctx *pc, const int64_t *v,
+                        int K, int64_t until, cset *sets, int *order, int *dist)
 {
-    *whole = 0;
     const board *b = a->b;
-    int nb = b->nboxes, K = MIN(a->cfg->clusters, MIN(nb, PENALTY_MAX_BOXES));
-    if (K < 2 || s->cost == LB_INF)
-        return 0;
-    penalty_ctx pc;
-    penalty_init(&pc, b, ROOT_CLUSTER_LIMIT, K);
-    if (!mem_take(a->mem, pc.held)) {
-        penalty_free(&pc);
-        return 0;
-    }
-    size_t charged = pc.held;
-    int64_t *v = xmalloc(sizeof(int64_t) * (size_t)nb);
-    for (int g = 0; g < nb; g++)
-        v[g] = s->v[g + 1];
-    typedef struct { int64_t term; int k; int idx[PENALTY_MAX_BOXES]; } cset;
-    cset *sets = xmalloc(sizeof(cset) * (size_t)nb * (size_t)K);
-    int nsets = 0;
-    int *order = xmalloc(sizeof(int) * (size_t)nb), *dist = xmalloc(sizeof(int) * (size_t)nb);
+    int nb = b->nboxes, nsets = 0;
     atomic_int *stop = a->lim->interrupt;
     for (int i = 0; i < nb && !(until && timer_now_ns() >= until) && !(stop && atomic_load(stop));
          i++) {
@@ -576,17 +590,22 @@ static int64_t root_clusters(astar *a, aworker *w, const lb_sol *s, int64_t unti
                 bx[m] = w->pos.boxes[c.idx[m]];
                 us += s->u[c.idx[m] + 1];
             }
-            int64_t d = penalty_dual(&pc, bx, k, w->pos.player, v, INT64_MAX / 4);
+            int64_t d = penalty_dual(pc, bx, k, w->pos.player, v, INT64_MAX / 4);
             if (d == PENALTY_DUAL_NEVER)
                 continue; /* (a deadlock the others find) */
             c.term = d - us;
             sets[nsets++] = c;
         }
     }
-    *whole = !(until && timer_now_ns() >= until) && !(stop && atomic_load(stop));
-    /* the positive terms of disjoint sets, largest first */
+    return nsets;
+}
+
+/* The positive terms of disjoint sets among sets[0..nsets), largest first,
+ * summed (used: [nboxes] zeroed scratch, zeroed again on return); *taken
+ * counts the sets summed. */
+static int64_t disjoint_sum(const cset *sets, int nsets, uint8_t *used, int nb, uint64_t *taken)
+{
     int64_t sum = 0;
-    uint8_t *used = xcalloc((size_t)nb, 1);
     for (;;) {
         int best = -1;
         for (int q = 0; q < nsets; q++) {
@@ -603,8 +622,38 @@ static int64_t root_clusters(astar *a, aworker *w, const lb_sol *s, int64_t unti
         sum += sets[best].term;
         for (int m = 0; m < sets[best].k; m++)
             used[sets[best].idx[m]] = 1;
-        w->st->cluster_sets++;
+        if (taken)
+            (*taken)++;
     }
+    memset(used, 0, (size_t)nb);
+    return sum;
+}
+
+static int64_t root_clusters(astar *a, aworker *w, const lb_sol *s, int64_t until, int *whole,
+                             astar_clusters *out)
+{
+    *whole = 0;
+    const board *b = a->b;
+    int nb = b->nboxes, K = MIN(a->cfg->clusters, MIN(nb, PENALTY_MAX_BOXES));
+    if (K < 2 || s->cost == LB_INF)
+        return 0;
+    penalty_ctx pc;
+    penalty_init(&pc, b, ROOT_CLUSTER_LIMIT, K);
+    if (!mem_take(a->mem, pc.held)) {
+        penalty_free(&pc);
+        return 0;
+    }
+    size_t charged = pc.held;
+    int64_t *v = xmalloc(sizeof(int64_t) * (size_t)nb);
+    for (int g = 0; g < nb; g++)
+        v[g] = s->v[g + 1];
+    cset *sets = xmalloc(sizeof(cset) * (size_t)nb * (size_t)K);
+    int *order = xmalloc(sizeof(int) * (size_t)nb), *dist = xmalloc(sizeof(int) * (size_t)nb);
+    int nsets = cluster_sets(a, w, s, &pc, v, K, until, sets, order, dist);
+    atomic_int *stop = a->lim->interrupt;
+    *whole = !(until && timer_now_ns() >= until) && !(stop && atomic_load(stop));
+    uint8_t *used = xcalloc((size_t)nb, 1);
+    int64_t sum = disjoint_sum(sets, nsets, used, nb, &w->st->cluster_sets);
     /* below the root: every set with a positive term, largest first (a
        position takes the disjoint ones that still stand, in this order) */
     while (a->cfg->clusters_below) {
@@ -620,7 +669,7 @@ static int64_t root_clusters(astar *a, aworker *w, const lb_sol *s, int64_t unti
         keep_cluster(a, w, out, sets[best].idx, sets[best].k, sets[best].term + us);
         sets[best].term = 0; /* kept */
     }
-    if (out->n > 0)
+    if (out->n > 0 || a->cfg->pop_clusters)
         cluster_rows(a, w, s, out);
     w->st->cluster_searches += pc.searches;
     free(used);
@@ -631,6 +680,169 @@ static int64_t root_clusters(astar *a, aworker *w, const lb_sol *s, int64_t unti
     mem_give(a->mem, charged);
     penalty_free(&pc);
     return sum;
+}
+
+/* cfg->pop_clusters: a cluster's value against the start's potentials
+ * (penalty_dual) depends only on its boxes' squares and the player's part
+ * of the floor with them alone; the cache keys it by the squares and the
+ * player's normalized square on the full board (a finer key: the same
+ * value). */
+#define PCL_CACHE (1u << 20)
+#define PCL_NEVER INT32_MAX
+typedef struct pcl_entry {
+    sq_t sq[PENALTY_MAX_BOXES]; /* ascending; SQ_NONE past k; sq[0] == SQ_NONE: empty */
+    sq_t player;
+    int32_t d;
+} pcl_entry;
+
+/* The value of the cluster of boxes bx[0..k) (ascending squares) with the
+ * player on the board's player square (normalized `norm`). */
+static int64_t pcl_value(aworker *w, const sq_t *bx, int k, sq_t norm)
+{
+    const board *b = w->a->b;
+    uint64_t key = 0x9E3779B97F4A7C15ull * ((uint64_t)norm + 1);
+    for (int m = 0; m < k; m++)
+        key = (key ^ b->zbox[bx[m]]) * 0xFF51AFD7ED558CCDull;
+    pcl_entry *slot = &w->pcl_cache[(key >> 20) & (PCL_CACHE - 1)];
+    int hit = slot->player == norm && slot->sq[0] != SQ_NONE;
+    for (int m = 0; m < PENALTY_MAX_BOXES && hit; m++)
+        hit = slot->sq[m] == (m < k ? bx[m] : SQ_NONE);
+    if (hit) {
+        w->st->pop_cluster_hits++;
+        return slot->d == PCL_NEVER ? PENALTY_DUAL_NEVER : slot->d;
+    }
+    int64_t d = penalty_dual(&w->pcl, bx, k, w->pos.player, w->a->clr->v, INT64_MAX / 4);
+    w->st->pop_cluster_searches++;
+    for (int m = 0; m < PENALTY_MAX_BOXES; m++)
+        slot->sq[m] = m < k ? bx[m] : SQ_NONE;
+    slot->player = norm;
+    slot->d = d == PENALTY_DUAL_NEVER || d >= PCL_NEVER || d <= -PCL_NEVER ? PCL_NEVER : (int32_t)d;
+    return slot->d == PCL_NEVER ? PENALTY_DUAL_NEVER : d;
+}
+
+/* cfg->pop_clusters: the bound of the position on the board (taken from
+ * the open list; s its solved matching, norm the player's normalized
+ * square) from clusters of its own against the start's goal potentials v:
+ * with u'_i each box's least d(row, goal) - v(goal) (a feasible dual with
+ * v, as for the clusters below the start), the sum of u', of v, and of the
+ * positive terms of disjoint clusters (each box and its nearest, 2 ..
+ * cfg->clusters of them; a term its value less its boxes' u'), rounded up
+ * to the matching's parity, bounds the position (the start's argument,
+ * astar.h). Each search stops at cfg->pop_clusters positions (its value
+ * then the depth last exhausted, still a bound). s->cost when the cache
+ * and the searches' tables do not fit the budget. */
+static int64_t pop_clusters(aworker *w, const lb_sol *s, sq_t norm)
+{
+    astar *a = w->a;
+    const board *b = a->b;
+    const astar_clusters *cl = a->clr;
+    int nb = b->nboxes, K = MIN(a->cfg->clusters, MIN(nb, PENALTY_MAX_BOXES));
+    if (K < 2 || s->cost == LB_INF)
+        return s->cost;
+    if (!w->pcl_charged) {
+        size_t bytes = w->pcl.held + sizeof(pcl_entry) * PCL_CACHE;
+        if (!mem_take(a->mem, bytes))
+            return s->cost;
+        w->pcl_charged = bytes;
+        w->pcl_cache = xmalloc(sizeof(pcl_entry) * PCL_CACHE);
+        for (uint32_t e = 0; e < PCL_CACHE; e++)
+            w->pcl_cache[e].sq[0] = SQ_NONE;
+    }
+    int64_t base = cl->vsum, *u = w->pcl_u;
+    for (int i = 0; i < nb; i++) {
+        u[i] = cl->urow[s->sq[i]];
+        if (u[i] == CLUSTER_NO_GOAL)
+            return s->cost;
+        base += u[i];
+    }
+    cset *sets = w->pcl_sets;
+    int *order = w->pcl_order, *dist = w->pcl_dist, nsets = 0;
+    for (int i = 0; i < nb; i++) {
+        int ci = b->cell[w->pos.boxes[i]];
+        int yi = ci / b->width, xi = ci % b->width;
+        for (int j = 0; j < nb; j++) {
+            int cj = b->cell[w->pos.boxes[j]];
+            dist[j] = abs(cj / b->width - yi) + abs(cj % b->width - xi);
+            order[j] = j;
+        }
+        /* the K nearest only (i first), by selection */
+        for (int x = 0; x < K; x++) {
+            int best = x;
+            for (int y = x + 1; y < nb; y++)
+                if (dist[order[y]] < dist[order[best]] ||
+                    (dist[order[y]] == dist[order[best]] && order[y] == i))
+                    best = y;
+            int t = order[x];
+            order[x] = order[best];
+            order[best] = t;
+        }
+        for (int k = 2; k <= K; k++) {
+            cset c = {.k = k};
+            for (int m = 0; m < k; m++)
+                c.idx[m] = order[m];
+            sq_t bx[PENALTY_MAX_BOXES];
+            for (int m = 0; m < k; m++)
+                bx[m] = w->pos.boxes[c.idx[m]];
+            for (int x = 1; x < k; x++) /* by square: the cache's key */
+                for (int y = x; y > 0 && bx[y] < bx[y - 1]; y--) {
+                    sq_t t = bx[y];
+                    bx[y] = bx[y - 1];
+                    bx[y - 1] = t;
+                    int ti = c.idx[y];
+                    c.idx[y] = c.idx[y - 1];
+                    c.idx[y - 1] = ti;
+                }
+            int dup = 0;
+            for (int q = 0; q < nsets && !dup; q++)
+                dup = sets[q].k == k && !memcmp(sets[q].idx, c.idx, sizeof(int) * (size_t)k);
+            if (dup)
+                continue;
+            int64_t d = pcl_value(w, bx, k, norm);
+            if (d == PENALTY_DUAL_NEVER)
+                continue;
+            int64_t us = 0;
+            for (int m = 0; m < k; m++)
+                us += u[c.idx[m]];
+            c.term = d - us;
+            if (c.term > 0)
+                sets[nsets++] = c;
+        }
+    }
+    int64_t h = base + disjoint_sum(sets, nsets, w->cl_used, nb, NULL);
+    if ((h - s->cost) & 1)
+        h++; /* every solution has the matching's parity */
+    return h;
+}
+
+/* Whether node n's clusters were searched (cfg->pop_clusters; under the
+ * lock); marks it. -1 when the memory budget refuses the mark's chunk. */
+static int popped_mark(astar *a, uint32_t n)
+{
+    uint32_t c = n >> NODE_CHUNK_BITS;
+    if (c >= a->npopped) {
+        uint32_t nc = MAX(c + 1, a->npopped * 2);
+        size_t bytes = sizeof(uint64_t) * (NODE_CHUNK / 64);
+        if (!mem_take(a->mem, (size_t)(nc - a->npopped) * (bytes + sizeof(uint64_t *))))
+            return -1;
+        uint64_t **t = realloc(a->popped, sizeof(uint64_t *) * nc);
+        if (!t) {
+            mem_give(a->mem, (size_t)(nc - a->npopped) * (bytes + sizeof(uint64_t *)));
+            return -1;
+        }
+        for (uint32_t k = a->npopped; k < nc; k++)
+            t[k] = NULL;
+        a->popped = t;
+        a->npopped = nc;
+    }
+    if (!a->popped[c]) {
+        a->popped[c] = calloc(NODE_CHUNK / 64, sizeof(uint64_t));
+        if (!a->popped[c])
+            return -1;
+    }
+    uint64_t *word = &a->popped[c][(n & (NODE_CHUNK - 1)) >> 6], bit = 1ull << (n & 63);
+    int was = (*word & bit) != 0;
+    *word |= bit;
+    return was;
 }
 
 /* Push-optimal mode: the child's bound h (or LB_INF) raised to what its
@@ -1173,6 +1385,15 @@ static void worker_init(astar *a, aworker *w, stats *st)
     w->cl_used = xcalloc((size_t)b->nboxes + 1, 1);
     w->cl_marked = xcalloc((size_t)b->nboxes + 1, sizeof *w->cl_marked);
     w->pd_q = xcalloc((size_t)b->nboxes + 1, sizeof *w->pd_q);
+    if (a->cfg->pop_clusters) {
+        int K = MIN(a->cfg->clusters, MIN(b->nboxes, PENALTY_MAX_BOXES));
+        penalty_init(&w->pcl, b, a->cfg->pop_clusters, MAX(K, 2));
+        w->pcl_cache = NULL; /* allocated when first used (pop_clusters) */
+        w->pcl_u = xcalloc((size_t)b->nboxes + 1, sizeof(int64_t));
+        w->pcl_sets = xcalloc((size_t)b->nboxes * (size_t)MAX(K, 2) + 1, sizeof(cset));
+        w->pcl_order = xcalloc((size_t)b->nboxes + 1, sizeof(int));
+        w->pcl_dist = xcalloc((size_t)b->nboxes + 1, sizeof(int));
+    }
 }
 
 /* Takes the penalty searches' tables from the budget; -1 when they do not
@@ -1206,6 +1427,15 @@ static void worker_free(astar *a, aworker *w)
     free(w->cl_used);
     free(w->cl_marked);
     free(w->pd_q);
+    if (a->cfg->pop_clusters) {
+        mem_give(a->mem, w->pcl_charged);
+        penalty_free(&w->pcl);
+        free(w->pcl_cache);
+        free(w->pcl_u);
+        free(w->pcl_sets);
+        free(w->pcl_order);
+        free(w->pcl_dist);
+    }
     if (a->cfg->penalties) {
         mem_give(a->mem, w->pen_charged);
         penalty_free(&w->pen);
@@ -1310,6 +1540,8 @@ astar *astar_begin(const board *b, const astar_config *cfg, search_limits *lim, 
             const astar_clusters *kept = have ? cache : &a->cl;
             if (cfg->clusters_below && kept->n > 0 && kept->urow)
                 a->clp = kept;
+            if (cfg->pop_clusters && kept->urow)
+                a->clr = kept;
             out->st.cluster_raise = (uint64_t)rc;
             /* two raises over the same matching: the larger (each is
                admissible alone; their sums are over different sets) */
@@ -1527,6 +1759,30 @@ static int run_loop(aworker *w, uint64_t node_budget)
         if (!o && f > out->st.best_lower_bound)
             out->st.best_lower_bound = f;
         lb_solve(&w->lb, &w->sols[0], box_rows(w));
+        if (a->clr && h > 0 && w->sols[0].cost != LB_INF) {
+            /* the position's own clusters, once a node: lifted past its
+               f, it goes back to the open list with the higher bound */
+            lock(a);
+            int was = popped_mark(a, n);
+            unlock(a);
+            int64_t nh = was ? 0 : pop_clusters(w, &w->sols[0], w->reach[0].norm);
+            w->st->pop_cluster_tests += !was;
+            if (nh > (int64_t)h) {
+                w->st->pop_cluster_lifted++;
+                lock(a);
+                node *e = nodes_at(&a->ns, n);
+                node_set_h(e, (uint32_t)MIN(nh, NODE_MAX_H));
+                uint32_t nf = node_g(e) + node_h(e), ub = bound_of(a);
+                int full = (!ub || nf < ub) && queue_node(a, n, node_g(e), node_h(e)) != 0;
+                w->busy = 0;
+                if (full)
+                    finish(a, STOP_MEMORY);
+                unlock(a);
+                if (full)
+                    break;
+                continue;
+            }
+        }
         int stop = expand(w, n, 0);
         lock(a);
         w->busy = 0;
@@ -1635,6 +1891,12 @@ void astar_end(astar *a)
     boxpath_free(&a->bp);
     free(a->dirs);
     u32map_free(&a->deferred);
+    if (a->popped) {
+        for (uint32_t k = 0; k < a->npopped; k++)
+            free(a->popped[k]);
+        free(a->popped);
+        mem_give(mem, (size_t)a->npopped * (sizeof(uint64_t) * (NODE_CHUNK / 64) + sizeof(uint64_t *)));
+    }
     free(a);
 }
 

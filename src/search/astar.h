@@ -57,6 +57,10 @@ typedef struct astar_config {
                          potentials raise its bound (0 = none) */
     int pathmax;      /* optimal mode: a child's h at least its parent's
                          less the pushes between them */
+    int pop_clusters; /* optimal mode, with clusters: a position taken from
+                         the open list is searched for its own clusters
+                         (each search at most this many positions; 0 = off)
+                         and goes back with the higher bound they give */
     int clusters_below; /* optimal mode, with clusters: the root's clusters
                          raise every position where they stand as at the
                          root (astar_clusters) */
@@ -143,6 +147,7 @@ typedef struct astar_clusters {
     int64_t *urow;      /* [nrows] each matching row's least d - v */
     int nrows;
     int64_t vsum;       /* the sum of the start's goal potentials */
+    int64_t *v;         /* [nboxes] the start's goal potentials by goal index */
     size_t held;        /* bytes charged to the budget */
 } astar_clusters;
 void astar_clusters_free(astar_clusters *c, membudget *mem);

@@ -36,6 +36,10 @@
     X(cluster_sets, SUM, "disjoint clusters whose terms raised the start's bound") \
     X(cluster_raise, MAX, "pushes the clusters added to the start's bound")  \
     X(cluster_raised, SUM, "children the start's clusters raised below the start (--clusters-below)") \
+    X(pop_cluster_tests, SUM, "positions taken from the open list searched for their own clusters (--pop-clusters)") \
+    X(pop_cluster_lifted, SUM, "of those, positions whose clusters lifted them back into the open list") \
+    X(pop_cluster_searches, SUM, "their clusters' searches") \
+    X(pop_cluster_hits, SUM, "their clusters' values found in the cache") \
     X(goalset_tests, SUM, "positions holding no more than the bound lets, tested against the patterns") \
     X(goalset_cuts, SUM, "positions the patterns cut") \
     X(goalset_raises, SUM, "positions the patterns deferred past the layer being expanded") \
