@@ -541,6 +541,30 @@ typedef struct cset {
     int idx[PENALTY_MAX_BOXES];
 } cset;
 
+/* order[0..K): box i and its K - 1 nearest boxes of p by grid distance,
+ * ties by box index (i first: it alone is at distance 0); dist: [nboxes]
+ * scratch, order: [nboxes]. */
+static void nearest_boxes(const board *b, const position *p, int i, int K, int *order, int *dist)
+{
+    int nb = b->nboxes, ci = b->cell[p->boxes[i]];
+    int yi = ci / b->width, xi = ci % b->width;
+    for (int j = 0; j < nb; j++) {
+        int cj = b->cell[p->boxes[j]];
+        dist[j] = abs(cj / b->width - yi) + abs(cj % b->width - xi);
+        order[j] = j;
+    }
+    for (int x = 0; x < K; x++) { /* by selection: the K nearest only */
+        int best = x;
+        for (int y = x + 1; y < nb; y++)
+            if (dist[order[y]] < dist[order[best]] ||
+                (dist[order[y]] == dist[order[best]] && order[y] < order[best]))
+                best = y;
+        int t = order[x];
+        order[x] = order[best];
+        order[best] = t;
+    }
+}
+
 /* The clusters of the position on the board (s its solved matching, v its
  * goal potentials by goal index): each box and its nearest by grid
  * distance, 2 .. K of them, each set once, searched by pc; those the boxes
@@ -555,20 +579,7 @@ static int cluster_sets(astar *a, aworker *w, const lb_sol *s, penalty_ctx *pc, 
     atomic_int *stop = a->lim->interrupt;
     for (int i = 0; i < nb && !(until && timer_now_ns() >= until) && !(stop && atomic_load(stop));
          i++) {
-        int ci = b->cell[w->pos.boxes[i]];
-        int yi = ci / b->width, xi = ci % b->width;
-        for (int j = 0; j < nb; j++) {
-            int cj = b->cell[w->pos.boxes[j]];
-            dist[j] = abs(cj / b->width - yi) + abs(cj % b->width - xi);
-            order[j] = j;
-        }
-        for (int x = 1; x < nb; x++) /* insertion sort by distance, i first */
-            for (int y = x; y > 0 && (dist[order[y]] < dist[order[y - 1]] ||
-                                      (dist[order[y]] == dist[order[y - 1]] && order[y] == i)); y--) {
-                int t = order[y];
-                order[y] = order[y - 1];
-                order[y - 1] = t;
-            }
+        nearest_boxes(b, &w->pos, i, K, order, dist);
         for (int k = 2; k <= K; k++) {
             cset c = {.k = k};
             for (int m = 0; m < k; m++)
@@ -758,24 +769,7 @@ static int64_t pop_clusters(aworker *w, const lb_sol *s, sq_t norm)
     cset *sets = w->pcl_sets;
     int *order = w->pcl_order, *dist = w->pcl_dist, nsets = 0;
     for (int i = 0; i < nb; i++) {
-        int ci = b->cell[w->pos.boxes[i]];
-        int yi = ci / b->width, xi = ci % b->width;
-        for (int j = 0; j < nb; j++) {
-            int cj = b->cell[w->pos.boxes[j]];
-            dist[j] = abs(cj / b->width - yi) + abs(cj % b->width - xi);
-            order[j] = j;
-        }
-        /* the K nearest only (i first), by selection */
-        for (int x = 0; x < K; x++) {
-            int best = x;
-            for (int y = x + 1; y < nb; y++)
-                if (dist[order[y]] < dist[order[best]] ||
-                    (dist[order[y]] == dist[order[best]] && order[y] == i))
-                    best = y;
-            int t = order[x];
-            order[x] = order[best];
-            order[best] = t;
-        }
+        nearest_boxes(b, &w->pos, i, K, order, dist);
         for (int k = 2; k <= K; k++) {
             cset c = {.k = k};
             for (int m = 0; m < k; m++)
