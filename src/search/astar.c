@@ -109,6 +109,8 @@ typedef struct aworker {
     int64_t *pd_q;       /* the same */
     penalty_ctx pcl;     /* cfg->pop_clusters: the clusters' searches */
     size_t pcl_charged;  /* its bytes taken from the budget (0: not yet) */
+    int pcl_refused;     /* the budget refused them: not asked again (A*'s
+                            store only grows) */
     struct pcl_entry *pcl_cache; /* [PCL_CACHE] the clusters' values by
                             their boxes' squares and the player's */
     struct cset *pcl_sets; /* [nboxes * clusters] */
@@ -752,8 +754,10 @@ static int64_t pop_clusters(aworker *w, const lb_sol *s, sq_t norm)
         return s->cost;
     if (!w->pcl_charged) {
         size_t bytes = w->pcl.held + sizeof(pcl_entry) * PCL_CACHE;
-        if (!mem_take(a->mem, bytes))
+        if (w->pcl_refused || !mem_take(a->mem, bytes)) {
+            w->pcl_refused = 1;
             return s->cost;
+        }
         w->pcl_charged = bytes;
         w->pcl_cache = xmalloc(sizeof(pcl_entry) * PCL_CACHE);
         for (uint32_t e = 0; e < PCL_CACHE; e++)

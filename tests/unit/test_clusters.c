@@ -460,3 +460,50 @@ TEST(pop_clusters_agree_on_microban)
     CHECK(lifted > 0);
     collection_free(&c);
 }
+
+/* When the budget refuses the cache (16 MiB a worker), the positions keep
+ * their bound: A* proves the same push count as without the tests and
+ * values no cluster. */
+TEST(pop_clusters_without_room_for_the_cache)
+{
+    const char *path = test_shared_level("microban155.xsb");
+    if (!path)
+        SKIP("shared Microban levels not found");
+    collection c;
+    REQUIRE(collection_load(&c, path) == 0);
+    int both = 0;
+    uint64_t tests = 0, searches = 0;
+    for (int k = 0; k < c.nlevels && k < 40; k++) {
+        board b;
+        if (c.levels[k].error || test_level_board(&c.levels[k], &b) != 0)
+            continue;
+        astar_config on = with_pop_clusters(), off = with_clusters_below();
+        const astar_config *cfgs[2] = {&off, &on};
+        search_outcome o[2];
+        for (int x = 0; x < 2; x++) {
+            search_limits lim = {0};
+            lim.start_ns = timer_now_ns();
+            lim.max_nodes = 200000;
+            membudget m;
+            mem_init(&m, 12ULL << 20); /* A*'s store fits, the cache does not */
+            astar_solve(&b, cfgs[x], &lim, &m, &o[x]);
+        }
+        if (o[0].solved && o[1].solved) {
+            both++;
+            if (push_seq_pushes(&o[1].pushes) != push_seq_pushes(&o[0].pushes))
+                test_fail(__FILE__, __LINE__, "Microban %d: %ld pushes with a refused cache, %ld without",
+                          k + 1, push_seq_pushes(&o[1].pushes), push_seq_pushes(&o[0].pushes));
+        }
+        tests += o[1].st.pop_cluster_tests;
+        searches += o[1].st.pop_cluster_searches + o[1].st.pop_cluster_hits;
+        for (int x = 0; x < 2; x++)
+            push_seq_free(&o[x].pushes);
+        board_free(&b);
+    }
+    printf("  %d levels proven both ways in 12 MiB, %llu positions tested, %llu clusters valued\n",
+           both, (unsigned long long)tests, (unsigned long long)searches);
+    CHECK(both >= 30);
+    CHECK(tests > 0);
+    CHECK(searches == 0);
+    collection_free(&c);
+}
