@@ -119,8 +119,9 @@ int backward_cuts(backward *w, const position *p);
 
 /* The opening order (cfg->open): the best position with one free-floor
  * region stored so far, or NODE_NONE; its boxes into boxes[nboxes] and its
- * player's square into *player (the position is put on the board: no
- * backward_step may follow). */
+ * player's square into *player (the position is put on the board; a
+ * backward_step may follow: each expansion puts its own position on the
+ * board first). */
 uint32_t backward_best(backward *w, sq_t *boxes, sq_t *player);
 
 #endif

@@ -30,6 +30,13 @@ typedef struct leg {
     int cur;               /* the half whose turn goes on while left > 0 */
     uint64_t left;         /* positions left in that turn; 0: the turn is over */
     int done;              /* the leg has given up */
+    uint64_t back_goal;    /* the backward half's positions before its target
+                              (back_nodes, grown by each deepening) */
+    uint64_t fwd_from;     /* the forward halves' positions when the target
+                              was taken (their counts live on in gone) */
+    int gen;               /* deepenings so far */
+    stats gone;            /* the counters of forward halves dropped by a
+                              deepening */
 } leg;
 
 struct opening {
@@ -44,6 +51,7 @@ struct opening {
     membudget *mem;
     search_outcome *out;
     uint64_t back_nodes;   /* each backward half's positions */
+    unsigned halves;       /* opening_begin's mask */
     leg legs[OPENING_LEGS];
     int nlegs;
     unsigned turn;         /* the leg whose turn it is */
@@ -71,6 +79,7 @@ static void sum_stats(opening *o)
     memset(st, 0, sizeof *st);
     for (int l = 0; l < o->nlegs; l++) {
         stats_add(st, &o->legs[l].bout.st);
+        stats_add(st, &o->legs[l].gone);
         for (int k = 0; k < OPENING_HALVES; k++)
             stats_add(st, &o->legs[l].fout[k].st);
     }
@@ -141,7 +150,9 @@ opening *opening_begin(const board *b, const fess_config *fcfg, const backward_c
         g->fdone[0] = !(halves & OPENING_PLAN);
         g->fdone[1] = !(halves & OPENING_SQUARES);
         g->fdone[2] = !(halves & OPENING_THIRD);
+        g->back_goal = MAX(back_nodes, 1);
     }
+    o->halves = halves;
     o->won_leg = o->won = -1;
     o->back_nodes = MAX(back_nodes, 1);
     o->lim = lim;
@@ -161,6 +172,54 @@ static int finish(opening *o, stop_reason r)
     return 1;
 }
 
+/* The positions leg g's forward halves have stored. */
+static uint64_t forward_nodes(const leg *g)
+{
+    uint64_t n = 0;
+    for (int k = 0; k < OPENING_HALVES; k++)
+        n += g->fout[k].st.nodes;
+    return n;
+}
+
+/* Whether leg g deepens now (opening.h, OPENING_DEEPEN): its forward halves
+ * have all ended, or have had their share of positions; and its backward
+ * half may grow. */
+static int deepens(const opening *o, const leg *g, int ended)
+{
+    if (!(o->halves & OPENING_DEEPEN) || g->back_goal >= OPENING_DEEPEN_MAX)
+        return 0;
+    return ended || forward_nodes(g) - g->fwd_from >= OPENING_DEEPEN_RATIO * g->back_goal;
+}
+
+/* Drops leg g's forward halves and its target (their counters kept in
+ * g->gone); its backward half goes on at its next turn to a grown goal,
+ * then a new target. */
+static void deepen(opening *o, leg *g)
+{
+    for (int k = 0; k < OPENING_HALVES; k++) {
+        if (g->fw[k]) {
+            fess_watch(g->fw[k], NULL);
+            fess_end(g->fw[k]);
+            g->fw[k] = NULL;
+        }
+        push_seq_free(&g->fout[k].pushes);
+        stats_add(&g->gone, &g->fout[k].st);
+        memset(&g->fout[k], 0, sizeof g->fout[k]);
+    }
+    g->fdone[0] = !(o->halves & OPENING_PLAN);
+    g->fdone[1] = !(o->halves & OPENING_SQUARES);
+    g->fdone[2] = !(o->halves & OPENING_THIRD);
+    if (g->have_tb)
+        board_free(&g->tb);
+    g->have_tb = 0;
+    g->turn = 0;
+    g->cur = 0;
+    g->left = 0;
+    g->gen++;
+    g->gone.opening_deepened++;
+    g->back_goal = MIN(g->back_goal * OPENING_DEEPEN_GROWTH, (uint64_t)OPENING_DEEPEN_MAX);
+}
+
 /* One turn of leg g, up to `limit` positions counted in out (0: none):
  * its backward half to the end (then its target), or one slice of a
  * forward half. Returns 1 when the whole search has ended (finish), else 0
@@ -171,7 +230,7 @@ static int leg_turn(opening *o, leg *g, uint64_t limit)
     if (!g->have_tb) {
         if (!g->bw)
             g->bw = backward_begin(o->b, &g->bc, &o->sub, o->mem, &g->bout);
-        uint64_t target = o->back_nodes;
+        uint64_t target = g->back_goal;
         if (limit)
             target = MIN(target, g->bout.st.nodes + (limit - MIN(limit, out->st.nodes)));
         int done = backward_step(g->bw, target);
@@ -184,13 +243,26 @@ static int leg_turn(opening *o, leg *g, uint64_t limit)
                      or exhausted: no position with the start's boxes pulls
                      to the goal, the level has no solution */
             return finish(o, g->bout.stop);
-        if (g->bout.st.nodes >= o->back_nodes && start_forward(o, g) != 0)
-            g->done = 1; /* no target */
+        if (g->bout.st.nodes >= g->back_goal) {
+            if (start_forward(o, g) == 0)
+                g->fwd_from = forward_nodes(g);
+            else if (deepens(o, g, 1))
+                deepen(o, g); /* no target yet: a later one may have one region */
+            else
+                g->done = 1; /* no target */
+        }
         return 0;
     }
     if (g->fdone[0] && g->fdone[1] && g->fdone[2]) {
-        g->done = 1; /* exhausting the target board's positions proves
-                        nothing about the level's */
+        if (deepens(o, g, 1))
+            deepen(o, g);
+        else
+            g->done = 1; /* exhausting the target board's positions proves
+                            nothing about the level's */
+        return 0;
+    }
+    if (g->left == 0 && deepens(o, g, 0)) {
+        deepen(o, g); /* between two turns: the halves had their share */
         return 0;
     }
     /* A turn the caller's limit cut short goes on where it stopped, so the
@@ -236,7 +308,7 @@ static int leg_turn(opening *o, leg *g, uint64_t limit)
  * with positions left). */
 static int leg_midturn(const opening *o, const leg *g)
 {
-    return !g->done && (g->have_tb ? g->left > 0 : g->bout.st.nodes < o->back_nodes);
+    return !g->done && (g->have_tb ? g->left > 0 : g->bout.st.nodes < g->back_goal);
 }
 
 /* opening_step without the node limit: returns 1 once ended, 0 when

@@ -72,6 +72,15 @@ typedef struct opening opening;
 /* With OPENING_HF: the first leg's squares half orders a cell's children
  * by Festival's HF hotspots (fess_config hot). */
 #define OPENING_HOT 64u
+/* Deepening (opening.c): a leg whose forward halves all end without a
+ * meeting, or have stored OPENING_DEEPEN_RATIO times the positions of its
+ * backward half since its target, drops them, runs its backward half on to
+ * OPENING_DEEPEN_GROWTH times its positions and starts again from the best
+ * target then, up to OPENING_DEEPEN_MAX backward positions. */
+#define OPENING_DEEPEN 128u
+#define OPENING_DEEPEN_RATIO 8u
+#define OPENING_DEEPEN_GROWTH 3u
+#define OPENING_DEEPEN_MAX 2700000u
 #define OPENING_HALVES 3
 
 /* Targets: one backward half (and its forward halves) per opening order,

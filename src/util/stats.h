@@ -69,6 +69,7 @@
     X(hotspots_reused, SUM, "HF hotspots counted from the parent's after a move")    \
     X(stuck_reused, SUM, "REV order: boxes no push moves counted from the parent's after a move") \
     X(meetings, SUM, "positions both a forward and the backward search reached")      \
+    X(opening_deepened, SUM, "opening legs that ran their backward half on to a new target (--opening-deepen)") \
     X(targets, SUM, "open positions the reverse search pulled towards")               \
     X(cells, SUM, "feature-space cells made")                                         \
     X(advised, SUM, "moves an advisor chose (weight 0)")                              \

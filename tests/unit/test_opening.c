@@ -69,7 +69,7 @@ TEST(opening_order_keeps_a_one_region_best)
     collection_free(&c);
 }
 
-static int opening_met;
+static int opening_met, opening_deepened;
 
 /* The forward halves' configuration: the default FESS's. */
 static const fess_config opening_fess = {
@@ -91,6 +91,7 @@ static void run_opening(const board *b, const void *cfg, search_limits *lim, mem
     opening_solve(b, &opening_fess, &bc, oc->back_nodes, oc->halves, lim, mem, out);
     if (out->solved && out->st.meetings)
         opening_met++;
+    opening_deepened += out->st.opening_deepened > 0;
     /* the half that met names the solution */
     unsigned run = oc->halves & (OPENING_BOTH | OPENING_THIRD); /* the halves run */
     if (out->solved && out->st.meetings && !(run & (run - 1)))
@@ -107,23 +108,31 @@ static void run_opening(const board *b, const void *cfg, search_limits *lim, mem
  * advisors), the third half alone and with
  * the two, then both with backward
  * halves in cells (of 100 positions, so that several cells form while the
- * forward halves still have to meet them): every
- * verdict agrees with breadth-first search, and each configuration meets
- * the backward search on its own. */
+ * forward halves still have to meet them), then the default halves with
+ * legs that deepen (after 240 forward positions, with 30 backward): every
+ * verdict agrees with breadth-first search, each configuration meets the
+ * backward search on its own, and the deepening legs do deepen. */
 TEST(opening_solves_what_bfs_solves_through_meetings)
 {
-    static const opening_case cases[9] = {
+    static const opening_case cases[10] = {
         {30, OPENING_BOTH, 0}, {30, OPENING_PLAN, 0}, {30, OPENING_SQUARES, 0},
         {30, OPENING_SQUARES | OPENING_HF, 0},
         {30, OPENING_SQUARES | OPENING_HF | OPENING_HOT, 0},
         {30, OPENING_SQUARES | OPENING_SQUARES_PLAIN, 0},
-        {30, OPENING_THIRD, 0}, {30, OPENING_BOTH | OPENING_THIRD, 0}, {100, OPENING_BOTH, 1}};
-    for (int h = 0; h < 9; h++) {
-        opening_met = 0;
+        {30, OPENING_THIRD, 0}, {30, OPENING_BOTH | OPENING_THIRD, 0}, {100, OPENING_BOTH, 1},
+        {30, OPENING_SQUARES | OPENING_HF | OPENING_BICON | OPENING_HOT | OPENING_DEEPEN, 1}};
+    for (int h = 0; h < 10; h++) {
+        opening_met = opening_deepened = 0;
         opening_case oc = cases[h];
         crosscheck_file("boxoban/medium/valid/000.txt", 50, run_opening, &oc, 0, 60);
         if (test_shared_level("boxoban/medium/valid/000.txt"))
             CHECK(opening_met >= (test_quick() ? 3 : 15));
+        if (oc.halves & OPENING_DEEPEN) {
+            fprintf(stderr, "  opening deepening: %d levels deepened, %d met\n", opening_deepened,
+                    opening_met);
+            if (test_shared_level("boxoban/medium/valid/000.txt"))
+                CHECK(opening_deepened >= (test_quick() ? 2 : 5));
+        }
     }
 }
 
@@ -132,12 +141,12 @@ TEST(opening_solves_what_bfs_solves_through_meetings)
  * positions stored, the same end and the same solution. A turn the budget
  * cuts short goes on where it stopped; before, the next half or leg took
  * over, and in the portfolio the search stored a third more positions on
- * Sasquatch VI 37 than alone. Adds the levels checked whose forward halves
- * met the backward half past the first budgets to *met. */
-static void check_sliced(const collection *c, int count, int *met)
+ * Sasquatch VI 37 than alone; with legs that deepen too. Adds the levels
+ * checked whose forward halves met the backward half past the first
+ * budgets to *met. */
+static void check_sliced(const collection *c, int count, unsigned halves, int *met)
 {
     backward_config bc = {.reach = 1, .matching = 1, .cells = 1};
-    const unsigned halves = OPENING_BOTH | OPENING_HF | OPENING_BICON | OPENING_HOT;
     const uint64_t back = 30, step = 13;
     for (int k = 0; k < count && k < c->nlevels; k++) {
         board b;
@@ -176,13 +185,16 @@ TEST(opening_sliced_takes_the_same_turns)
 {
     int met = 0;
     collection c;
+    const unsigned halves = OPENING_BOTH | OPENING_HF | OPENING_BICON | OPENING_HOT;
     REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
-    check_sliced(&c, c.nlevels, &met);
+    check_sliced(&c, c.nlevels, halves, &met);
+    check_sliced(&c, c.nlevels, halves | OPENING_DEEPEN, &met);
     collection_free(&c);
     const char *path = test_shared_level("boxoban/medium/valid/000.txt");
     if (path) {
         REQUIRE(collection_load(&c, path) == 0);
-        check_sliced(&c, test_quick() ? 10 : 30, &met);
+        check_sliced(&c, test_quick() ? 10 : 30, halves, &met);
+        check_sliced(&c, test_quick() ? 10 : 30, halves | OPENING_DEEPEN, &met);
         collection_free(&c);
     }
     fprintf(stderr, "  opening sliced: %d levels met past the first budgets\n", met);
