@@ -182,13 +182,15 @@ static uint64_t forward_nodes(const leg *g)
 }
 
 /* Whether leg g deepens now (opening.h, OPENING_DEEPEN): its forward halves
- * have all ended, or have had their share of positions; and its backward
- * half may grow. */
+ * have had their share of positions, or (OPENING_DEEPEN_ENDED) it would give
+ * up (ended); and its backward half may grow. */
 static int deepens(const opening *o, const leg *g, int ended)
 {
     if (!(o->halves & OPENING_DEEPEN) || g->back_goal >= OPENING_DEEPEN_MAX)
         return 0;
-    return ended || forward_nodes(g) - g->fwd_from >= OPENING_DEEPEN_RATIO * g->back_goal;
+    if (ended)
+        return (o->halves & OPENING_DEEPEN_ENDED) != 0;
+    return forward_nodes(g) - g->fwd_from >= OPENING_DEEPEN_RATIO * g->back_goal;
 }
 
 /* Drops leg g's forward halves and its target (their counters kept in
@@ -261,8 +263,8 @@ static int leg_turn(opening *o, leg *g, uint64_t limit)
                             nothing about the level's */
         return 0;
     }
-    if (g->left == 0 && deepens(o, g, 0)) {
-        deepen(o, g); /* between two turns: the halves had their share */
+    if (deepens(o, g, 0)) {
+        deepen(o, g); /* the halves have had their share (a turn ends there) */
         return 0;
     }
     /* A turn the caller's limit cut short goes on where it stopped, so the
@@ -280,6 +282,8 @@ static int leg_turn(opening *o, leg *g, uint64_t limit)
     uint64_t slice = g->left, before = g->fout[k].st.nodes;
     if (limit)
         slice = MIN(slice, limit - MIN(limit, out->st.nodes));
+    if ((o->halves & OPENING_DEEPEN) && g->back_goal < OPENING_DEEPEN_MAX)
+        slice = MIN(slice, OPENING_DEEPEN_RATIO * g->back_goal - (forward_nodes(g) - g->fwd_from));
     int done = fess_step(g->fw[k], before + slice);
     sum_stats(o);
     uint64_t used = g->fout[k].st.nodes - before;

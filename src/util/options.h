@@ -49,7 +49,7 @@
     X(opening_squares_advisors, INT, 1, 0, 1, "opening: its squares half weighs moves by the advisors (0 = every move weighs the same)") \
     X(opening_hf, INT, 1, 0, 1, "opening: its squares half in Festival's HF forward order (every move weighs 0; free-floor regions first, then the boxes on the target's squares; inside a cell, then the boxes' matching distance to the target)") \
     X(opening_bicon, INT, 1, 0, 1, "opening: its first leg's backward order as Festival's BICON (after the stuck boxes, fewer free-floor squares on no cycle)") \
-    X(opening_deepen, INT, 0, 0, 1, "opening: a leg whose forward halves end, or have stored eight times its backward half's positions, without a meeting runs its backward half on to three times its positions (at most 2.7 million) and heads for the best target then") \
+    X(opening_deepen, INT, 1, 0, 2, "opening: 1 = a leg whose forward halves have stored eight times its backward half's positions without a meeting runs its backward half on to three times its positions (at most 2.7 million) and heads for the best target then; 2 = also a leg that would give up (no target of one region, or its forward halves ended); 0 = off") \
     X(opening_hot, INT, 1, 0, 1, "opening: its first leg's squares half orders a cell's children by Festival's HF hotspots (boxes off the target's squares beside a box or a wall, empty target squares no push could fill) after the free-floor regions and the boxes on the target's squares") \
     X(max_nodes, DBL, 0, 0, 1e15, "stop after storing this many positions (0 = no limit)")   \
     X(dead_squares, INT, 1, 0, 1, "prune pushes onto dead squares")                          \
