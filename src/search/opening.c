@@ -34,7 +34,6 @@ typedef struct leg {
                               (back_nodes, grown by each deepening) */
     uint64_t fwd_from;     /* the forward halves' positions when the target
                               was taken (their counts live on in gone) */
-    int gen;               /* deepenings so far */
     stats gone;            /* the counters of forward halves dropped by a
                               deepening */
 } leg;
@@ -50,7 +49,6 @@ struct opening {
     search_limits sub;     /* the searches': the caller's without max_nodes */
     membudget *mem;
     search_outcome *out;
-    uint64_t back_nodes;   /* each backward half's positions */
     unsigned halves;       /* opening_begin's mask */
     leg legs[OPENING_LEGS];
     int nlegs;
@@ -154,7 +152,6 @@ opening *opening_begin(const board *b, const fess_config *fcfg, const backward_c
     }
     o->halves = halves;
     o->won_leg = o->won = -1;
-    o->back_nodes = MAX(back_nodes, 1);
     o->lim = lim;
     o->sub = *lim;
     o->sub.max_nodes = 0;
@@ -217,7 +214,6 @@ static void deepen(opening *o, leg *g)
     g->turn = 0;
     g->cur = 0;
     g->left = 0;
-    g->gen++;
     g->gone.opening_deepened++;
     g->back_goal = MIN(g->back_goal * OPENING_DEEPEN_GROWTH, (uint64_t)OPENING_DEEPEN_MAX);
 }
