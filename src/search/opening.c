@@ -178,16 +178,26 @@ static uint64_t forward_nodes(const leg *g)
     return n;
 }
 
-/* Whether leg g deepens now (opening.h, OPENING_DEEPEN): its forward halves
- * have had their share of positions, or (OPENING_DEEPEN_ENDED) it would give
- * up (ended); and its backward half may grow. */
-static int deepens(const opening *o, const leg *g, int ended)
+/* The forward positions leg g's halves may still store before it deepens
+ * (opening.h, OPENING_DEEPEN): 0 once they have had their share,
+ * UINT64_MAX when the leg never deepens (the option off, or its backward
+ * half as deep as it may grow). */
+static uint64_t share_left(const opening *o, const leg *g)
 {
     if (!(o->halves & OPENING_DEEPEN) || g->back_goal >= OPENING_DEEPEN_MAX)
+        return UINT64_MAX;
+    uint64_t used = forward_nodes(g) - g->fwd_from, share = OPENING_DEEPEN_RATIO * g->back_goal;
+    return used >= share ? 0 : share - used;
+}
+
+/* Whether leg g deepens now: its forward halves have had their share, or
+ * (OPENING_DEEPEN_ENDED) it would give up (ended); and its backward half
+ * may grow. */
+static int deepens(const opening *o, const leg *g, int ended)
+{
+    if (share_left(o, g) == UINT64_MAX)
         return 0;
-    if (ended)
-        return (o->halves & OPENING_DEEPEN_ENDED) != 0;
-    return forward_nodes(g) - g->fwd_from >= OPENING_DEEPEN_RATIO * g->back_goal;
+    return ended ? (o->halves & OPENING_DEEPEN_ENDED) != 0 : share_left(o, g) == 0;
 }
 
 /* Drops leg g's forward halves and its target (their counters kept in
@@ -278,8 +288,7 @@ static int leg_turn(opening *o, leg *g, uint64_t limit)
     uint64_t slice = g->left, before = g->fout[k].st.nodes;
     if (limit)
         slice = MIN(slice, limit - MIN(limit, out->st.nodes));
-    if ((o->halves & OPENING_DEEPEN) && g->back_goal < OPENING_DEEPEN_MAX)
-        slice = MIN(slice, OPENING_DEEPEN_RATIO * g->back_goal - (forward_nodes(g) - g->fwd_from));
+    slice = MIN(slice, share_left(o, g)); /* a turn ends where the share does */
     int done = fess_step(g->fw[k], before + slice);
     sum_stats(o);
     uint64_t used = g->fout[k].st.nodes - before;
