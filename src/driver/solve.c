@@ -103,6 +103,8 @@ void driver_configs(const options *o, search_configs *sc)
                          (o->opening_third ? OPENING_THIRD : 0u) |
                          (o->opening_bicon ? OPENING_BICON : 0u) |
                          (o->opening_hot ? OPENING_HOT : 0u) |
+                         (o->opening_weighted == 1 ? OPENING_WEIGHTED : 0u) |
+                         (o->opening_weighted == 2 ? OPENING_WEIGHTED_LEG : 0u) |
                          (o->opening_deepen ? OPENING_DEEPEN : 0u) |
                          (o->opening_deepen == 2 ? OPENING_DEEPEN_ENDED : 0u);
     sc->rev = (rev_config){.fwd_nodes = REV_FWD_NODES, .tracks = (unsigned)o->rev_tracks,

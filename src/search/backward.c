@@ -97,6 +97,15 @@ struct backward {
     int use_cells;       /* cfg->cells with cfg->open */
     uint32_t *past;      /* [past_cap] per node: the best cell key on its path */
     uint32_t past_cap;
+    /* cfg->weighted (with cells): per node [wcap] the cost summed over its
+     * path (WEIGHT_SHIFT up) and its key without the age; the children of
+     * the expansion under way, put on the open list once all are known
+     * (the cost of each depends on the best of them) */
+    int weighted;
+    uint64_t *wkey;
+    uint32_t wcap;
+    struct kid { uint64_t key; uint32_t c, ck; } *kids;
+    uint32_t nkids, capkids;
     uint8_t *is_start; /* [nsq] a box starts here */
     uint32_t seq;
     uint32_t best;       /* cfg->open: the best node with one region, or NODE_NONE */
@@ -265,6 +274,8 @@ static void lbc_put(backward *w, uint32_t n)
 
 /* ---------------------------------------------------------- cells */
 
+static int age_bits(const backward *w);
+
 /* The cell key of a position with `regions` free-floor regions and
  * `on_goals` boxes on goals, least best (the backward cell of Festival's
  * FESS). */
@@ -322,6 +333,81 @@ static int open_push(backward *w, uint32_t ck, uint64_t key, uint32_t c)
         return heap_push(&w->open, w->mem, key, c);
     int64_t k = cell_of(w, ck);
     return k < 0 ? -1 : heap_push(&w->cells[k].h, w->mem, key, c);
+}
+
+/* cfg->weighted: an open-list key holds the position's cost in its top
+ * WEIGHT_BITS bits and its order key below, less that many of the age's
+ * bits (older first among 64 positions at a time); wkey holds the cost
+ * from WKEY_COST up and the key without the age (36 bits at most). */
+#define WEIGHT_BITS 6
+#define WEIGHT_MAX 63u
+#define WKEY_COST 56
+
+static uint64_t weighted_key(uint64_t key, unsigned cost)
+{
+    return (uint64_t)cost << (64 - WEIGHT_BITS) | key >> WEIGHT_BITS;
+}
+
+/* Records node c's wkey. Returns -1 when memory runs out. */
+static int wkey_set(backward *w, uint32_t c, uint64_t v)
+{
+    if (c >= w->wcap) {
+        uint32_t cap = w->wcap ? w->wcap : 4096;
+        while (cap <= c)
+            cap *= 2;
+        uint64_t *a = mem_realloc(w->mem, w->wkey, sizeof(uint64_t) * w->wcap,
+                                  sizeof(uint64_t) * cap);
+        if (!a)
+            return -1;
+        w->wkey = a;
+        w->wcap = cap;
+    }
+    w->wkey[c] = v;
+    return 0;
+}
+
+/* cfg->weighted: node c (order key `key`, cell key `ck`), a child of the
+ * expansion under way, waits for its siblings. Returns -1 when memory
+ * runs out. */
+static int kid_put(backward *w, uint64_t key, uint32_t c, uint32_t ck)
+{
+    if (w->nkids == w->capkids) {
+        uint32_t cap = w->capkids ? 2 * w->capkids : 256;
+        struct kid *a = mem_realloc(w->mem, w->kids, sizeof(struct kid) * w->capkids,
+                                    sizeof(struct kid) * cap);
+        if (!a)
+            return -1;
+        w->kids = a;
+        w->capkids = cap;
+    }
+    w->kids[w->nkids++] = (struct kid){key, c, ck};
+    return 0;
+}
+
+/* cfg->weighted: puts node n's new children (w->kids) on the open list,
+ * each costing n's cost, plus 1 unless it is the best child and beats n.
+ * Returns -1 when memory runs out. */
+static int kids_flush(backward *w, uint32_t n)
+{
+    int ab = age_bits(w);
+    uint64_t mask = ((uint64_t)1 << WKEY_COST) - 1;
+    unsigned cost = (unsigned)(w->wkey[n] >> WKEY_COST);
+    uint64_t bar = w->wkey[n] & mask; /* a child below beats n */
+    int64_t best = -1;
+    for (uint32_t j = 0; j < w->nkids; j++) {
+        uint64_t k = w->kids[j].key >> ab;
+        if (k < bar && (best < 0 || k < w->kids[best].key >> ab))
+            best = j;
+    }
+    for (uint32_t j = 0; j < w->nkids; j++) {
+        const struct kid *x = &w->kids[j];
+        unsigned kc = MIN(cost + (j != best), WEIGHT_MAX);
+        if (wkey_set(w, x->c, (uint64_t)kc << WKEY_COST | x->key >> ab) != 0 ||
+            open_push(w, x->ck, weighted_key(x->key, kc), x->c) != 0)
+            return -1;
+    }
+    w->nkids = 0;
+    return 0;
 }
 
 /* The next position to expand into *e; 0 when the open list is empty.
@@ -803,6 +889,7 @@ static int expand(backward *w, uint32_t n)
         check_matchings(w);
     lbc_put(w, n);
     w->st->expanded++;
+    w->nkids = 0; /* left by an expansion that ended the search */
     const uint8_t *ok = w->cfg->reach ? w->ok : NULL;
     uint32_t ck = 0; /* with cells: the children's cell */
     int prg = -1;     /* the expanded position's regions, once needed */
@@ -910,11 +997,15 @@ static int expand(backward *w, uint32_t n)
                 return 1;
             }
             pos_undo(p, &u);
-            if (open_push(w, ck, key, c) != 0) {
+            if (w->weighted ? kid_put(w, key, c, ck) : open_push(w, ck, key, c)) {
                 w->stop = STOP_MEMORY;
                 return 1;
             }
         }
+    }
+    if (w->weighted && kids_flush(w, n) != 0) {
+        w->stop = STOP_MEMORY;
+        return 1;
     }
     return 0;
 }
@@ -958,8 +1049,12 @@ static int add_roots(backward *w, uint32_t vroot)
         sq_t box = b->nb[q][DIR_OPP(pull)];
         uint32_t c = nodes_add(&w->ns, hash, vroot, box, box, DIR_OPP(pull), 0, 0);
         uint32_t ck = cell_key(rg, b->nboxes); /* every box on a goal */
-        if (c == NODE_NONE || (w->use_cells && past_set(w, c, ck) != 0) ||
-            open_push(w, ck, node_key(w, c, cost, on_start(w), rg), c) != 0)
+        if (c == NODE_NONE || (w->use_cells && past_set(w, c, ck) != 0))
+            return -1;
+        uint64_t key = node_key(w, c, cost, on_start(w), rg);
+        if (w->weighted && wkey_set(w, c, key >> age_bits(w)) != 0)
+            return -1; /* a root costs 0 */
+        if (open_push(w, ck, w->weighted ? weighted_key(key, 0) : key, c) != 0)
             return -1;
         w->st->nodes++;
     }
@@ -981,6 +1076,7 @@ backward *backward_begin(const board *b, const backward_config *cfg, search_limi
     w->goal = NODE_NONE;
     w->best = NODE_NONE;
     w->use_cells = cfg->cells && cfg->open;
+    w->weighted = w->use_cells && cfg->weighted;
     if (w->use_cells)
         u32map_init(&w->cell_map, 256);
     pos_init(&w->pos, b);
@@ -1134,6 +1230,8 @@ void backward_end(backward *w)
             heap_free(&w->cells[k].h, mem);
         mem_free(mem, w->cells, sizeof(bcell) * w->capcells);
         mem_free(mem, w->past, sizeof(uint32_t) * w->past_cap);
+        mem_free(mem, w->wkey, sizeof(uint64_t) * w->wcap);
+        mem_free(mem, w->kids, sizeof(struct kid) * w->capkids);
         free(w->is_start);
         nodes_free(&w->ns);
         mem_free(mem, w->ok, w->ok_bytes);

@@ -58,6 +58,15 @@ typedef struct backward_config {
                      cells served in turn and the best one every other step
                      (Festival's backward FESS without advisors), so that no
                      plateau of one key holds the whole search */
+    int weighted; /* with cells (else ignored): Festival's HF backward
+                     weights. Of an expanded position's new children the
+                     best (least key without the age) that beats the
+                     position itself costs 0, every other child 1; inside a
+                     cell the positions with the least cost summed over
+                     their path come first, then the order. The search
+                     follows chains of improving pulls far from the goal
+                     before it widens (bench/README.md, "Weighted backward
+                     halves") */
     int toward;   /* without open: the order pulls towards the start through
                      open positions (Festival's REV pull order; the reverse
                      search's backward halves): fewer free-floor regions

@@ -36,6 +36,8 @@ typedef struct leg {
                               was taken (their counts live on in gone) */
     stats gone;            /* the counters of forward halves dropped by a
                               deepening */
+    int hot;               /* its squares half orders by the HF hotspots
+                              (with OPENING_HOT; the first and third legs) */
 } leg;
 
 struct opening {
@@ -104,7 +106,7 @@ static int start_forward(opening *o, leg *g)
         if (g->fdone[k])
             continue; /* not run */
         g->fc[k] = o->fc[k];
-        g->fc[k].hot = k == 1 && g == o->legs && o->hot;
+        g->fc[k].hot = k == 1 && g->hot && o->hot;
         g->fw[k] = fess_begin(&g->tb, &g->fc[k], &o->sub, o->mem, &g->fout[k]);
         fess_watch(g->fw[k], g->bw);
     }
@@ -138,13 +140,16 @@ opening *opening_begin(const board *b, const fess_config *fcfg, const backward_c
     o->nhalves = halves & OPENING_THIRD ? 3 : 2;
     o->hot = (halves & OPENING_HOT) && (halves & OPENING_HF);
     /* Two legs, the targets of two opening orders (opening.h). */
-    const int orders[OPENING_LEGS] = {halves & OPENING_BICON ? OPEN_BICON : OPEN_MATCHED,
-                                      OPEN_NEAREST};
-    o->nlegs = OPENING_LEGS;
+    const int first = halves & OPENING_BICON ? OPEN_BICON : OPEN_MATCHED;
+    const int three = (halves & OPENING_WEIGHTED_LEG) != 0;
+    const int orders[OPENING_LEGS] = {first, three ? first : OPEN_NEAREST, OPEN_NEAREST};
+    o->nlegs = three ? 3 : 2;
     for (int l = 0; l < o->nlegs; l++) {
         leg *g = &o->legs[l];
         g->bc = *bcfg;
         g->bc.open = orders[l];
+        g->bc.weighted = three ? l == 1 : l == 0 && (halves & OPENING_WEIGHTED);
+        g->hot = orders[l] != OPEN_NEAREST;
         g->fdone[0] = !(halves & OPENING_PLAN);
         g->fdone[1] = !(halves & OPENING_SQUARES);
         g->fdone[2] = !(halves & OPENING_THIRD);

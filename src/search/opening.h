@@ -35,7 +35,11 @@
  * and so do the levels each leg solves. With OPENING_HOT (the default) the
  * first leg's squares half also orders a cell's children by Festival's HF
  * hotspots, the second's not: each order solves levels the other loses
- * (bench/README.md, "Festival's HF hotspots").
+ * (bench/README.md, "Festival's HF hotspots"). With OPENING_WEIGHTED_LEG
+ * (the default) a leg between the two runs the first leg's order with its
+ * backward half weighted (backward_config weighted), hotspots included:
+ * its targets lie deeper, and it solves levels the others lose
+ * (bench/README.md, "Weighted backward halves").
  *
  * As a portfolio member (portfolio.h) it runs in slices of stored positions
  * (opening_step); on its own, --strategy 4 (opening_solve). A level where
@@ -80,6 +84,14 @@ typedef struct opening opening;
  * OPENING_DEEPEN_ENDED also a leg that would give up (no target of one
  * region, or its forward halves ended): without it the leg gives up as
  * before and leaves its turns to the other searches. */
+/* The first leg's backward half weighted (backward_config weighted:
+ * Festival's HF backward search, which follows chains of improving pulls
+ * far from the goal before it widens). */
+#define OPENING_WEIGHTED 512u
+/* Three legs: the first leg's order, then the same order with its
+ * backward half weighted (the first leg's then not; its squares half with
+ * the first leg's hotspots too), then OPEN_NEAREST. */
+#define OPENING_WEIGHTED_LEG 1024u
 #define OPENING_DEEPEN 128u
 #define OPENING_DEEPEN_ENDED 256u
 #define OPENING_DEEPEN_RATIO 8u
@@ -88,8 +100,9 @@ typedef struct opening opening;
 #define OPENING_HALVES 3
 
 /* Targets: one backward half (and its forward halves) per opening order,
- * OPEN_MATCHED then OPEN_NEAREST (backward.h), taking turns. */
-#define OPENING_LEGS 2
+ * OPEN_MATCHED then OPEN_NEAREST (backward.h), taking turns; with
+ * OPENING_WEIGHTED_LEG a weighted one between them. */
+#define OPENING_LEGS 3
 
 /* Sets up the opening search on b (analysed, distance_analyze). fcfg is the
  * forward half's FESS configuration (goal_needs_meet is set here), bcfg the

@@ -26,18 +26,23 @@ TEST(opening_order_keeps_a_one_region_best)
         SKIP("shared boxoban levels not found");
     collection c;
     REQUIRE(collection_load(&c, path) == 0);
-    int count = test_quick() ? 10 : 40, found = 0;
+    int count = test_quick() ? 10 : 40, found = 0, differ = 0;
+    /* per level and order: the best position's box squares summed (with
+     * cells, unweighted), to tell whether the weights change the target */
+    uint64_t *sums = xcalloc((size_t)3 * (size_t)count, sizeof(uint64_t));
     /* the three orders, each with one open list and with cells; --check
      * compares OPEN_MATCHED's and OPEN_BICON's incremental matching cost
      * with a fresh one on every child, and OPEN_BICON's squares on no cycle
      * with a count by the definition */
     static const int orders[3] = {OPEN_NEAREST, OPEN_MATCHED, OPEN_BICON};
-    for (int k = 0; k < 6 * count && count <= c.nlevels; k++) {
+    /* then with cells weighted (Festival's HF backward weights) */
+    for (int k = 0; k < 9 * count && count <= c.nlevels; k++) {
         board b;
         if (test_level_board(&c.levels[k % count], &b) != 0)
             continue;
         backward_config cfg = {.reach = 1, .matching = 1, .check = 1,
-                               .open = orders[k / count % 3], .cells = k >= 3 * count};
+                               .open = orders[k / count % 3], .cells = k >= 3 * count,
+                               .weighted = k >= 6 * count};
         search_limits lim = {0};
         membudget mem;
         mem_init(&mem, 1ULL << 28);
@@ -52,6 +57,14 @@ TEST(opening_order_keeps_a_one_region_best)
         uint32_t x = backward_best(w, boxes, &player);
         if (x != NODE_NONE) {
             found++;
+            uint64_t sum = 0;
+            for (int i = 0; i < b.nboxes; i++)
+                sum += (uint64_t)boxes[i] * (boxes[i] + 7u);
+            int slot = k / count % 3 * count + k % count;
+            if (k >= 3 * count && k < 6 * count)
+                sums[slot] = sum;
+            else if (k >= 6 * count && sums[slot] && sums[slot] != sum)
+                differ++;
             CHECK_INT(test_count_regions(&b, boxes), 1);
             /* the player stands on free floor */
             int on_box = 0;
@@ -64,8 +77,13 @@ TEST(opening_order_keeps_a_one_region_best)
         push_seq_free(&out.pushes);
         board_free(&b);
     }
-    /* the test means something only if targets are found */
-    CHECK(found >= 3 * count);
+    /* the test means something only if targets are found, and the
+     * weights change some */
+    CHECK(found >= 5 * count);
+    fprintf(stderr, "  opening order: %d of %d targets found, %d changed by the weights\n", found,
+            9 * count, differ);
+    CHECK(differ >= (test_quick() ? 2 : 5));
+    free(sums);
     collection_free(&c);
 }
 
@@ -110,20 +128,25 @@ static void run_opening(const board *b, const void *cfg, search_limits *lim, mem
  * halves in cells (of 100 positions, so that several cells form while the
  * forward halves still have to meet them), then the default halves with
  * legs that deepen (after 80 forward positions, with 10 backward), also
- * where they would give up (240 after 30): every
+ * where they would give up (240 after 30), then the first leg's backward
+ * half weighted (alone and with legs that deepen), and a third leg
+ * weighted after the two: every
  * verdict agrees with breadth-first search, each configuration meets the
  * backward search on its own, and the deepening legs do deepen. */
 TEST(opening_solves_what_bfs_solves_through_meetings)
 {
-    static const opening_case cases[11] = {
+    static const opening_case cases[14] = {
         {30, OPENING_BOTH, 0}, {30, OPENING_PLAN, 0}, {30, OPENING_SQUARES, 0},
         {30, OPENING_SQUARES | OPENING_HF, 0},
         {30, OPENING_SQUARES | OPENING_HF | OPENING_HOT, 0},
         {30, OPENING_SQUARES | OPENING_SQUARES_PLAIN, 0},
         {30, OPENING_THIRD, 0}, {30, OPENING_BOTH | OPENING_THIRD, 0}, {100, OPENING_BOTH, 1},
         {10, OPENING_SQUARES | OPENING_HF | OPENING_BICON | OPENING_HOT | OPENING_DEEPEN, 1},
-        {30, OPENING_SQUARES | OPENING_HF | OPENING_BICON | OPENING_HOT | OPENING_DEEPEN | OPENING_DEEPEN_ENDED, 1}};
-    for (int h = 0; h < 11; h++) {
+        {30, OPENING_SQUARES | OPENING_HF | OPENING_BICON | OPENING_HOT | OPENING_DEEPEN | OPENING_DEEPEN_ENDED, 1},
+        {100, OPENING_SQUARES | OPENING_HF | OPENING_BICON | OPENING_HOT | OPENING_WEIGHTED, 1},
+        {10, OPENING_SQUARES | OPENING_HF | OPENING_BICON | OPENING_HOT | OPENING_DEEPEN | OPENING_WEIGHTED, 1},
+        {10, OPENING_SQUARES | OPENING_HF | OPENING_BICON | OPENING_HOT | OPENING_DEEPEN | OPENING_WEIGHTED_LEG, 1}};
+    for (int h = 0; h < 14; h++) {
         opening_met = opening_deepened = 0;
         opening_case oc = cases[h];
         /* legs that drop their forward halves for a deeper target decide
@@ -146,7 +169,8 @@ TEST(opening_solves_what_bfs_solves_through_meetings)
  * positions stored, the same end and the same solution. A turn the budget
  * cuts short goes on where it stopped; before, the next half or leg took
  * over, and in the portfolio the search stored a third more positions on
- * Sasquatch VI 37 than alone; with legs that deepen too. Adds the levels
+ * Sasquatch VI 37 than alone; with legs that deepen too, and with the
+ * first leg's backward half weighted or a third leg weighted. Adds the levels
  * checked whose forward halves met the backward half past the first
  * budgets to *met. */
 static void check_sliced(const collection *c, int count, unsigned halves, int *met)
@@ -194,12 +218,16 @@ TEST(opening_sliced_takes_the_same_turns)
     REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
     check_sliced(&c, c.nlevels, halves, &met);
     check_sliced(&c, c.nlevels, halves | OPENING_DEEPEN | OPENING_DEEPEN_ENDED, &met);
+    check_sliced(&c, c.nlevels, halves | OPENING_DEEPEN | OPENING_WEIGHTED, &met);
+    check_sliced(&c, c.nlevels, halves | OPENING_DEEPEN | OPENING_WEIGHTED_LEG, &met);
     collection_free(&c);
     const char *path = test_shared_level("boxoban/medium/valid/000.txt");
     if (path) {
         REQUIRE(collection_load(&c, path) == 0);
         check_sliced(&c, test_quick() ? 10 : 30, halves, &met);
         check_sliced(&c, test_quick() ? 10 : 30, halves | OPENING_DEEPEN | OPENING_DEEPEN_ENDED, &met);
+        check_sliced(&c, test_quick() ? 10 : 30, halves | OPENING_DEEPEN | OPENING_WEIGHTED, &met);
+        check_sliced(&c, test_quick() ? 10 : 30, halves | OPENING_DEEPEN | OPENING_WEIGHTED_LEG, &met);
         collection_free(&c);
     }
     fprintf(stderr, "  opening sliced: %d levels met past the first budgets\n", met);
