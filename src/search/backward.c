@@ -284,21 +284,30 @@ static uint32_t cell_key(int regions, int on_goals)
     return (uint32_t)MIN(regions, 0xFFFF) << 16 | (uint32_t)MIN(on_goals, 0xFFFF);
 }
 
+/* The per-node array a (*cap elements of `size` bytes), grown to hold node
+ * c (doubling from 4096), or NULL (a left as it was) when memory runs
+ * out. */
+static void *node_array_fit(backward *w, void *a, uint32_t *cap, size_t size, uint32_t c)
+{
+    if (c < *cap)
+        return a;
+    uint32_t n = *cap ? *cap : 4096;
+    while (n <= c)
+        n *= 2;
+    void *x = mem_realloc(w->mem, a, size * *cap, size * n);
+    if (x)
+        *cap = n;
+    return x;
+}
+
 /* Records node c's best cell key on its path. Returns -1 when memory runs
  * out. */
 static int past_set(backward *w, uint32_t c, uint32_t key)
 {
-    if (c >= w->past_cap) {
-        uint32_t cap = w->past_cap ? w->past_cap : 4096;
-        while (cap <= c)
-            cap *= 2;
-        uint32_t *a = mem_realloc(w->mem, w->past, sizeof(uint32_t) * w->past_cap,
-                                  sizeof(uint32_t) * cap);
-        if (!a)
-            return -1;
-        w->past = a;
-        w->past_cap = cap;
-    }
+    uint32_t *a = node_array_fit(w, w->past, &w->past_cap, sizeof *a, c);
+    if (!a)
+        return -1;
+    w->past = a;
     w->past[c] = key;
     return 0;
 }
@@ -351,17 +360,10 @@ static uint64_t weighted_key(uint64_t key, unsigned cost)
 /* Records node c's wkey. Returns -1 when memory runs out. */
 static int wkey_set(backward *w, uint32_t c, uint64_t v)
 {
-    if (c >= w->wcap) {
-        uint32_t cap = w->wcap ? w->wcap : 4096;
-        while (cap <= c)
-            cap *= 2;
-        uint64_t *a = mem_realloc(w->mem, w->wkey, sizeof(uint64_t) * w->wcap,
-                                  sizeof(uint64_t) * cap);
-        if (!a)
-            return -1;
-        w->wkey = a;
-        w->wcap = cap;
-    }
+    uint64_t *a = node_array_fit(w, w->wkey, &w->wcap, sizeof *a, c);
+    if (!a)
+        return -1;
+    w->wkey = a;
     w->wkey[c] = v;
     return 0;
 }

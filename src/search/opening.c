@@ -37,7 +37,8 @@ typedef struct leg {
     stats gone;            /* the counters of forward halves dropped by a
                               deepening */
     int hot;               /* its squares half orders by the HF hotspots
-                              (with OPENING_HOT; the first and third legs) */
+                              (with OPENING_HOT; every leg but the one of
+                              OPEN_NEAREST) */
 } leg;
 
 struct opening {
@@ -139,7 +140,8 @@ opening *opening_begin(const board *b, const fess_config *fcfg, const backward_c
     o->fc[2].hf = 0;
     o->nhalves = halves & OPENING_THIRD ? 3 : 2;
     o->hot = (halves & OPENING_HOT) && (halves & OPENING_HF);
-    /* Two legs, the targets of two opening orders (opening.h). */
+    /* Two legs, the targets of two opening orders; with
+     * OPENING_WEIGHTED_LEG three, the first order twice (opening.h). */
     const int first = halves & OPENING_BICON ? OPEN_BICON : OPEN_MATCHED;
     const int three = (halves & OPENING_WEIGHTED_LEG) != 0;
     const int orders[OPENING_LEGS] = {first, three ? first : OPEN_NEAREST, OPEN_NEAREST};
