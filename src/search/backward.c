@@ -98,7 +98,7 @@ struct backward {
     uint32_t *past;      /* [past_cap] per node: the best cell key on its path */
     uint32_t past_cap;
     /* cfg->weighted (with cells): per node [wcap] the cost summed over its
-     * path (WEIGHT_SHIFT up) and its key without the age; the children of
+     * path (WKEY_COST up) and its key without the age; the children of
      * the expansion under way, put on the open list once all are known
      * (the cost of each depends on the best of them) */
     int weighted;
@@ -284,10 +284,10 @@ static uint32_t cell_key(int regions, int on_goals)
     return (uint32_t)MIN(regions, 0xFFFF) << 16 | (uint32_t)MIN(on_goals, 0xFFFF);
 }
 
-/* The per-node array a (*cap elements of `size` bytes), grown to hold node
- * c (doubling from 4096), or NULL (a left as it was) when memory runs
- * out. */
-static void *node_array_fit(backward *w, void *a, uint32_t *cap, size_t size, uint32_t c)
+/* The array a (*cap elements of `size` bytes: per node, or the waiting
+ * children), grown to hold element c (doubling from 4096), or NULL (a
+ * left as it was) when memory runs out. */
+static void *array_fit(backward *w, void *a, uint32_t *cap, size_t size, uint32_t c)
 {
     if (c < *cap)
         return a;
@@ -304,7 +304,7 @@ static void *node_array_fit(backward *w, void *a, uint32_t *cap, size_t size, ui
  * out. */
 static int past_set(backward *w, uint32_t c, uint32_t key)
 {
-    uint32_t *a = node_array_fit(w, w->past, &w->past_cap, sizeof *a, c);
+    uint32_t *a = array_fit(w, w->past, &w->past_cap, sizeof *a, c);
     if (!a)
         return -1;
     w->past = a;
@@ -360,7 +360,7 @@ static uint64_t weighted_key(uint64_t key, unsigned cost)
 /* Records node c's wkey. Returns -1 when memory runs out. */
 static int wkey_set(backward *w, uint32_t c, uint64_t v)
 {
-    uint64_t *a = node_array_fit(w, w->wkey, &w->wcap, sizeof *a, c);
+    uint64_t *a = array_fit(w, w->wkey, &w->wcap, sizeof *a, c);
     if (!a)
         return -1;
     w->wkey = a;
@@ -373,15 +373,10 @@ static int wkey_set(backward *w, uint32_t c, uint64_t v)
  * runs out. */
 static int kid_put(backward *w, uint64_t key, uint32_t c, uint32_t ck)
 {
-    if (w->nkids == w->capkids) {
-        uint32_t cap = w->capkids ? 2 * w->capkids : 256;
-        struct kid *a = mem_realloc(w->mem, w->kids, sizeof(struct kid) * w->capkids,
-                                    sizeof(struct kid) * cap);
-        if (!a)
-            return -1;
-        w->kids = a;
-        w->capkids = cap;
-    }
+    struct kid *a = array_fit(w, w->kids, &w->capkids, sizeof *a, w->nkids);
+    if (!a)
+        return -1;
+    w->kids = a;
     w->kids[w->nkids++] = (struct kid){key, c, ck};
     return 0;
 }

@@ -202,9 +202,10 @@ static uint64_t share_left(const opening *o, const leg *g)
  * may grow. */
 static int deepens(const opening *o, const leg *g, int ended)
 {
-    if (share_left(o, g) == UINT64_MAX)
+    uint64_t left = share_left(o, g);
+    if (left == UINT64_MAX)
         return 0;
-    return ended ? (o->halves & OPENING_DEEPEN_ENDED) != 0 : share_left(o, g) == 0;
+    return ended ? (o->halves & OPENING_DEEPEN_ENDED) != 0 : left == 0;
 }
 
 /* Drops leg g's forward halves and its target (their counters kept in

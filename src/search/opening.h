@@ -76,14 +76,6 @@ typedef struct opening opening;
 /* With OPENING_HF: the first leg's squares half orders a cell's children
  * by Festival's HF hotspots (fess_config hot). */
 #define OPENING_HOT 64u
-/* Deepening (opening.c): a leg whose forward halves have stored
- * OPENING_DEEPEN_RATIO times the positions of its backward half since its
- * target without a meeting drops them, runs its backward half on to
- * OPENING_DEEPEN_GROWTH times its positions and starts again from the best
- * target then, up to OPENING_DEEPEN_MAX backward positions. With
- * OPENING_DEEPEN_ENDED also a leg that would give up (no target of one
- * region, or its forward halves ended): without it the leg gives up as
- * before and leaves its turns to the other searches. */
 /* The first leg's backward half weighted (backward_config weighted:
  * Festival's HF backward search, which follows chains of improving pulls
  * far from the goal before it widens). */
@@ -92,6 +84,14 @@ typedef struct opening opening;
  * backward half weighted (the first leg's then not; its squares half with
  * the first leg's hotspots too), then OPEN_NEAREST. */
 #define OPENING_WEIGHTED_LEG 1024u
+/* Deepening (opening.c): a leg whose forward halves have stored
+ * OPENING_DEEPEN_RATIO times the positions of its backward half since its
+ * target without a meeting drops them, runs its backward half on to
+ * OPENING_DEEPEN_GROWTH times its positions and starts again from the best
+ * target then, up to OPENING_DEEPEN_MAX backward positions. With
+ * OPENING_DEEPEN_ENDED also a leg that would give up (no target of one
+ * region, or its forward halves ended): without it the leg gives up as
+ * before and leaves its turns to the other searches. */
 #define OPENING_DEEPEN 128u
 #define OPENING_DEEPEN_ENDED 256u
 #define OPENING_DEEPEN_RATIO 8u
