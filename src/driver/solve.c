@@ -108,7 +108,8 @@ void driver_configs(const options *o, search_configs *sc)
                          (o->opening_deepen ? OPENING_DEEPEN : 0u) |
                          (o->opening_deepen == 2 ? OPENING_DEEPEN_ENDED : 0u);
     sc->rev = (rev_config){.fwd_nodes = REV_FWD_NODES, .tracks = (unsigned)o->rev_tracks,
-                           .toward = (int)o->rev_toward};
+                           .toward = (int)o->rev_toward,
+                           .cells = (int)o->rev_cells};
     sc->portfolio = (portfolio_config){.astar = sc->astar, .fess = sc->fess,
                                        .backward = sc->backward, .use_backward = 1,
                                        .meet = (int)o->meet, .use_opening = (int)o->opening,

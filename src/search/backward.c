@@ -94,7 +94,7 @@ struct backward {
     u32map cell_map;     /* cell index by key (small: a few thousand cells) */
     uint32_t rr;         /* the round-robin's next cell */
     uint64_t steps;      /* cells served: odd steps round-robin, even the best */
-    int use_cells;       /* cfg->cells with cfg->open */
+    int use_cells;       /* cfg->cells with cfg->open or cfg->toward */
     uint32_t *past;      /* [past_cap] per node: the best cell key on its path */
     uint32_t past_cap;
     /* cfg->weighted (with cells): per node [wcap] the cost summed over its
@@ -1072,7 +1072,7 @@ backward *backward_begin(const board *b, const backward_config *cfg, search_limi
     w->out = out;
     w->goal = NODE_NONE;
     w->best = NODE_NONE;
-    w->use_cells = cfg->cells && cfg->open;
+    w->use_cells = cfg->cells && (cfg->open || cfg->toward);
     w->weighted = w->use_cells && cfg->weighted;
     if (w->use_cells)
         u32map_init(&w->cell_map, 256);

@@ -52,12 +52,12 @@ typedef struct backward_config {
                      fewer free-floor squares on no cycle);
                      the best position with one region is kept
                      (backward_best) */
-    int cells;    /* with open (else ignored): the open list in cells of
-                     (free-floor regions, boxes on goals), each position in
-                     its parent's cell of the best key on the path; the
-                     cells served in turn and the best one every other step
-                     (Festival's backward FESS without advisors), so that no
-                     plateau of one key holds the whole search */
+    int cells;    /* with open or toward (else ignored): the open list in
+                     cells of (free-floor regions, boxes on goals), each
+                     position in its parent's cell of the best key on the
+                     path; the cells served in turn and the best one every
+                     other step (Festival's backward FESS without advisors),
+                     so that no plateau of one key holds the whole search */
     int weighted; /* with cells (else ignored): Festival's HF backward
                      weights. Of an expanded position's new children the
                      best (least key without the age) that beats the

@@ -110,7 +110,7 @@ int fess_plan_complete(const fess *f);
  * stores in the store of each w it watches (at most FESS_WATCH_MAX, in the
  * order they were added); a hit ends the search solved through it (stat
  * meetings). w = NULL stops every watch (before any is freed). */
-#define FESS_WATCH_MAX 4
+#define FESS_WATCH_MAX 8
 struct backward;
 void fess_watch(fess *f, const struct backward *w);
 /* Makes f learn into and match against t (deadlock/stuck.h) instead of a

@@ -19,9 +19,14 @@
  * a backward one. */
 #define REV_TRACK_SLICE (REV_BACK_SLICE + REV_FWD_SLICE)
 
-/* One target and the backward half pulling towards it. */
+/* One target and a backward half pulling towards it (with rev_config
+ * cells REV_CELLS_BOTH, two halves per target: the second reads the
+ * first's board). */
 typedef struct rev_half {
-    board tb;            /* the level with the target as its start */
+    board tb;            /* the level with the target as its start (own_tb) */
+    const board *tbp;    /* the board its backward half runs on */
+    int own_tb;          /* tb is built (else tbp is the first half's) */
+    backward_config bc;  /* its backward half's (read by it while it runs) */
     uint32_t target;     /* the target's node in the forward store */
     backward *bw;
     search_outcome bout;
@@ -35,8 +40,9 @@ typedef struct track {
     search_outcome fout; /* the forward half's; its end ends the search */
     uint64_t next_at;    /* the forward half's positions when the next
                             target is taken (0: no more targets) */
-    rev_half h[REV_TARGETS];
-    int nh;
+    rev_half h[REV_HALVES];
+    int nh;              /* backward halves */
+    int ntg;             /* targets taken (one or two halves each) */
     int tried;           /* targets taken or tried (take_target) */
     int off;             /* not run (rev_config tracks) */
     unsigned turn;
@@ -45,6 +51,7 @@ typedef struct track {
 struct rev {
     const board *b;
     backward_config bc;
+    int cells;          /* rev_config cells */
     search_limits *lim; /* the caller's: max_nodes counts every half */
     search_limits sub;  /* the halves': the caller's without max_nodes */
     membudget *mem;
@@ -65,7 +72,7 @@ static void sum_stats(rev *r)
         stats_add(st, &t->fout.st);
         for (int k = 0; k < t->nh; k++)
             stats_add(st, &t->h[k].bout.st);
-        targets += (uint64_t)t->nh;
+        targets += (uint64_t)t->ntg;
     }
     st->targets = targets;
     st->mem_bytes = r->mem->peak;
@@ -100,6 +107,7 @@ rev *rev_begin(const board *b, const fess_config *fcfg, const backward_config *b
     r->bc.open = 0;
     r->bc.cells = 0;
     r->bc.toward = rc->toward;
+    r->cells = rc->cells;
     r->lim = lim;
     r->sub = *lim;
     r->sub.max_nodes = 0;
@@ -124,34 +132,44 @@ static int finish(rev *r, stop_reason why)
 static void take_target(rev *r, track *t)
 {
     const board *b = r->b;
-    DEBUG_CHECK(t->nh < REV_TARGETS); /* next_at is 0 once the last is taken */
+    DEBUG_CHECK(t->ntg < REV_TARGETS); /* next_at is 0 once the last is taken */
     t->tried++;
-    t->next_at = t->nh + 1 < REV_TARGETS ? t->next_at * REV_TARGET_GROWTH : 0;
+    t->next_at = t->ntg + 1 < REV_TARGETS ? t->next_at * REV_TARGET_GROWTH : 0;
     sq_t *boxes = xmalloc(sizeof(sq_t) * ((size_t)b->nboxes + 1));
     sq_t player = 0;
     uint32_t target = fess_open_target(t->fw, boxes, &player);
     int fresh = target != NODE_NONE;
     for (int k = 0; k < t->nh && fresh; k++)
         fresh = t->h[k].target != target;
-    rev_half *h = &t->h[t->nh];
-    if (fresh)
-        fresh = board_variant(b, NULL, boxes, player, &h->tb) == 0;
-    if (fresh && distance_analyze(&h->tb) != 0) {
-        board_free(&h->tb);
-        fresh = 0;
+    if (fresh && getenv("KEEPER_TRACE_REV")) {
+        fprintf(stderr, "rev: track %d, target %d, node %u of %u\n", (int)(t - r->t), t->ntg,
+                target, (unsigned)t->fout.st.nodes);
+        search_trace_position(b, boxes, player);
     }
-    if (fresh) {
-        if (getenv("KEEPER_TRACE_REV")) {
-            fprintf(stderr, "rev: track %d, target %d, node %u of %u\n", (int)(t - r->t), t->nh,
-                    target, (unsigned)t->fout.st.nodes);
-            search_trace_position(b, boxes, player);
-        }
+    /* the halves: the plain order, in cells, or one of each */
+    int twin = r->cells == REV_CELLS_BOTH, nh = t->nh;
+    for (int j = 0; j <= twin && fresh; j++) {
+        rev_half *h = &t->h[t->nh];
+        if (j == 0) {
+            if (board_variant(b, NULL, boxes, player, &h->tb) != 0)
+                break;
+            if (distance_analyze(&h->tb) != 0) {
+                board_free(&h->tb);
+                break;
+            }
+            h->own_tb = 1;
+            h->tbp = &h->tb;
+        } else
+            h->tbp = h[-1].tbp;
         h->target = target;
-        h->bw = backward_begin(&h->tb, &r->bc, &r->sub, r->mem, &h->bout);
+        h->bc = r->bc;
+        h->bc.cells = twin ? j : r->cells == REV_CELLS;
+        h->bw = backward_begin(h->tbp, &h->bc, &r->sub, r->mem, &h->bout);
         backward_watch(h->bw, fess_nodes(t->fw));
         fess_watch(t->fw, h->bw);
         t->nh++;
     }
+    t->ntg += t->nh > nh;
     free(boxes);
 }
 
@@ -314,7 +332,8 @@ static void track_end(track *t, search_outcome *out)
     }
     push_seq_free(&t->fout.pushes);
     for (int k = 0; k < t->nh; k++)
-        board_free(&t->h[k].tb);
+        if (t->h[k].own_tb)
+            board_free(&t->h[k].tb);
 }
 
 void rev_end(rev *r)

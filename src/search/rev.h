@@ -28,6 +28,13 @@
  *     in 1.1 s with the target of 300,000 positions needs 6.9 s with the
  *     one of 100,000, another the other way round (bench/README.md, "The
  *     reverse search"); several targets hedge.
+ *     With rev_config cells REV_CELLS_BOTH (the default) each target has
+ *     two backward halves that share its turns: the order above, and the
+ *     same order inside cells of (free-floor regions, boxes on goals)
+ *     served in turn (backward_config cells, as the opening search's
+ *     backward halves: Festival's backward FESS cells). Each solves
+ *     levels the other loses in 20 s (bench/README.md, "The reverse
+ *     search's backward halves in cells").
  *
  *  4. Three forward halves (tracks), each with targets of its own: the HF
  *     order above; the same with Festival's HF hotspots ordering a cell's
@@ -66,6 +73,11 @@
  * REV push order (fess_config revpush). */
 #define REV_TRACKS 3
 #define REV_TRACKS_ALL ((1u << REV_TRACKS) - 1)
+/* rev_config cells */
+#define REV_CELLS 1
+#define REV_CELLS_BOTH 2
+/* Backward halves per track at most: two per target. */
+#define REV_HALVES (2 * REV_TARGETS)
 #ifndef REV_TARGET_GROWTH
 #define REV_TARGET_GROWTH 3
 #endif
@@ -78,6 +90,11 @@ typedef struct rev_config {
     unsigned tracks;    /* the tracks that run: bit k for track k (--rev-tracks) */
     int toward;         /* the backward halves in Festival's REV pull order
                            (backward_config toward; --rev-toward) */
+    int cells;          /* the backward halves in the plain order (0), in
+                           cells of (free-floor regions, boxes on goals)
+                           (REV_CELLS: backward_config cells), or two halves
+                           per target, one of each (REV_CELLS_BOTH);
+                           --rev-cells */
 } rev_config;
 
 /* Sets up the reverse strategy on b (analysed). fcfg: the forward half's

@@ -42,6 +42,7 @@
     X(opening, INT, 1, 0, 1, "portfolio: the opening search as a member (pulls to an open position, then FESS meeting them)") \
     X(rev, INT, 1, 0, 1, "portfolio: the reverse search as a member, joining with the opening search (FESS pushes to an open position, then pulls from the goals meeting it; where no fess-order runs, it takes A*'s turn every other round)") \
     X(rev_tracks, INT, 7, 1, 7, "rev: which forward halves (tracks) run, a sum of 1 (Festival's HF order), 2 (the same with its HF hotspots) and 4 (Festival's REV push order: fewer boxes no push moves, then the boxes farther from them)") \
+    X(rev_cells, INT, 2, 0, 2, "rev: its backward halves keep the positions to expand in one list (0), in cells of free-floor regions and boxes on goals served in turn, as Festival's backward cells (1), or two halves per target, one of each (2)") \
     X(rev_toward, INT, 1, 0, 1, "rev: its backward halves keep the free floor in few regions first, then the boxes on the target's squares, then the matching to the target (Festival's REV pull order; 0 = the matching first)") \
     X(opening_cells, INT, 1, 0, 1, "opening: its backward searches keep their waiting positions in cells of (free-floor regions, boxes on goals), served in turn (0 = one best-first list)") \
     X(opening_third, INT, 0, 0, 1, "opening: a third forward half beside the two, the squares half without advisors (strategy opening-plain)") \
