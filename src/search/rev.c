@@ -126,8 +126,9 @@ static int finish(rev *r, stop_reason why)
 }
 
 /* Track t's forward half has stored next_at positions: its most open
- * position becomes a new target, with a backward half towards it, unless
- * it is one already taken. The next target comes after REV_TARGET_GROWTH
+ * position becomes a new target, with a backward half towards it (two
+ * with REV_CELLS_BOTH: one list and cells), unless it is one already
+ * taken. The next target comes after REV_TARGET_GROWTH
  * times as many positions. */
 static void take_target(rev *r, track *t)
 {
