@@ -36,9 +36,6 @@ typedef struct leg {
                               was taken (their counts live on in gone) */
     stats gone;            /* the counters of forward halves dropped by a
                               deepening */
-    int hot;               /* its squares half orders by the HF hotspots
-                              (with OPENING_HOT; every leg but the one of
-                              OPEN_NEAREST) */
 } leg;
 
 struct opening {
@@ -107,7 +104,8 @@ static int start_forward(opening *o, leg *g)
         if (g->fdone[k])
             continue; /* not run */
         g->fc[k] = o->fc[k];
-        g->fc[k].hot = k == 1 && g->hot && o->hot;
+        /* the hotspots in every leg's squares half but OPEN_NEAREST's */
+        g->fc[k].hot = k == 1 && g->bc.open != OPEN_NEAREST && o->hot;
         g->fw[k] = fess_begin(&g->tb, &g->fc[k], &o->sub, o->mem, &g->fout[k]);
         fess_watch(g->fw[k], g->bw);
     }
@@ -151,7 +149,6 @@ opening *opening_begin(const board *b, const fess_config *fcfg, const backward_c
         g->bc = *bcfg;
         g->bc.open = orders[l];
         g->bc.weighted = three ? l == 1 : l == 0 && (halves & OPENING_WEIGHTED);
-        g->hot = orders[l] != OPEN_NEAREST;
         g->fdone[0] = !(halves & OPENING_PLAN);
         g->fdone[1] = !(halves & OPENING_SQUARES);
         g->fdone[2] = !(halves & OPENING_THIRD);

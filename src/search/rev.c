@@ -23,9 +23,9 @@
  * cells REV_CELLS_BOTH, two halves per target: the second reads the
  * first's board). */
 typedef struct rev_half {
-    board tb;            /* the level with the target as its start (own_tb) */
+    board tb;            /* the level with the target as its start (built
+                            when tbp points here) */
     const board *tbp;    /* the board its backward half runs on */
-    int own_tb;          /* tb is built (else tbp is the first half's) */
     backward_config bc;  /* its backward half's (read by it while it runs) */
     uint32_t target;     /* the target's node in the forward store */
     backward *bw;
@@ -147,21 +147,19 @@ static void take_target(rev *r, track *t)
                 target, (unsigned)t->fout.st.nodes);
         search_trace_position(b, boxes, player);
     }
-    /* the halves: the plain order, in cells, or one of each */
-    int twin = r->cells == REV_CELLS_BOTH, nh = t->nh;
+    /* the halves on the first one's board: the plain order, in cells, or
+     * one of each */
+    board *tb = &t->h[t->nh].tb;
+    if (fresh && board_variant(b, NULL, boxes, player, tb) != 0)
+        fresh = 0;
+    if (fresh && distance_analyze(tb) != 0) {
+        board_free(tb);
+        fresh = 0;
+    }
+    int twin = r->cells == REV_CELLS_BOTH;
     for (int j = 0; j <= twin && fresh; j++) {
         rev_half *h = &t->h[t->nh];
-        if (j == 0) {
-            if (board_variant(b, NULL, boxes, player, &h->tb) != 0)
-                break;
-            if (distance_analyze(&h->tb) != 0) {
-                board_free(&h->tb);
-                break;
-            }
-            h->own_tb = 1;
-            h->tbp = &h->tb;
-        } else
-            h->tbp = h[-1].tbp;
+        h->tbp = tb;
         h->target = target;
         h->bc = r->bc;
         h->bc.cells = twin ? j : r->cells == REV_CELLS;
@@ -170,7 +168,7 @@ static void take_target(rev *r, track *t)
         fess_watch(t->fw, h->bw);
         t->nh++;
     }
-    t->ntg += t->nh > nh;
+    t->ntg += fresh;
     free(boxes);
 }
 
@@ -333,7 +331,7 @@ static void track_end(track *t, search_outcome *out)
     }
     push_seq_free(&t->fout.pushes);
     for (int k = 0; k < t->nh; k++)
-        if (t->h[k].own_tb)
+        if (t->h[k].tbp == &t->h[k].tb)
             board_free(&t->h[k].tb);
 }
 
