@@ -109,7 +109,7 @@ void driver_configs(const options *o, search_configs *sc)
                          (o->opening_deepen == 2 ? OPENING_DEEPEN_ENDED : 0u);
     sc->rev = (rev_config){.fwd_nodes = REV_FWD_NODES, .tracks = (unsigned)o->rev_tracks,
                            .toward = (int)o->rev_toward,
-                           .cells = (int)o->rev_cells};
+                           .cells = (int)o->rev_cells, .share = (int)o->rev_share};
     sc->portfolio = (portfolio_config){.astar = sc->astar, .fess = sc->fess,
                                        .backward = sc->backward, .use_backward = 1,
                                        .meet = (int)o->meet, .use_opening = (int)o->opening,

@@ -110,6 +110,11 @@ struct backward {
     uint32_t seq;
     uint32_t best;       /* cfg->open: the best node with one region, or NODE_NONE */
     uint64_t best_key;   /* its key without the age */
+    /* without cfg->open: the least (boxes off start squares, matching
+     * cost) of a stored position, 0 before the first, and the positions
+     * stored when it was reached (backward_stale) */
+    uint64_t near;
+    uint64_t near_at;
 
     uint64_t start_hash; /* the start's boxes */
     uint32_t goal;
@@ -521,8 +526,15 @@ static uint64_t open_key(backward *w, int regions)
  * the older). */
 static uint64_t node_key(backward *w, uint32_t c, int64_t cost, int onstart, int regions)
 {
-    if (!w->cfg->open)
+    if (!w->cfg->open) {
+        uint64_t nk = (uint64_t)(w->b->nboxes - onstart) << 32 |
+                      (uint64_t)(cost < 0 ? 0 : MIN(cost, (int64_t)UINT32_MAX));
+        if (w->near == 0 || nk < w->near) {
+            w->near = nk;
+            w->near_at = w->st->nodes;
+        }
         return make_key(w, cost, onstart, regions);
+    }
     uint64_t key = open_key(w, regions);
     int ab = age_bits(w);
     if (regions == 1 && (w->best == NODE_NONE || key >> ab < w->best_key)) {
@@ -1284,4 +1296,9 @@ void backward_solve(const board *b, const backward_config *cfg, search_limits *l
     backward *w = backward_begin(b, cfg, lim, mem, out);
     backward_step(w, 0);
     backward_end(w);
+}
+
+uint64_t backward_stale(const backward *w)
+{
+    return w->st->nodes - w->near_at;
 }

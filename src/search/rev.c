@@ -12,7 +12,7 @@
 /* Turns once a target is known, in stored positions: the backward
  * halves' positions are cheap (a few microseconds), the forward half's
  * several times dearer. The backward turns go to the live backward halves
- * in rotation. */
+ * (next_half). */
 #define REV_BACK_SLICE 160000u
 #define REV_FWD_SLICE 40000u
 /* A track's turn once both have their first target: a forward slice and
@@ -45,13 +45,16 @@ typedef struct track {
     int ntg;             /* targets taken (one or two halves each) */
     int tried;           /* targets taken or tried (take_target) */
     int off;             /* not run (rev_config tracks) */
-    unsigned turn;
+    unsigned turn;       /* backward turns taken (next_half) */
+    unsigned rr;         /* the rotation's next half */
 } track;
 
 struct rev {
     const board *b;
     backward_config bc;
     int cells;          /* rev_config cells */
+    unsigned share;     /* rev_config share */
+    uint64_t back_slice; /* a backward turn's positions (REV_BACK_SLICE) */
     search_limits *lim; /* the caller's: max_nodes counts every half */
     search_limits sub;  /* the halves': the caller's without max_nodes */
     membudget *mem;
@@ -108,6 +111,8 @@ rev *rev_begin(const board *b, const fess_config *fcfg, const backward_config *b
     r->bc.cells = 0;
     r->bc.toward = rc->toward;
     r->cells = rc->cells;
+    r->share = (unsigned)rc->share;
+    r->back_slice = rc->back_slice ? rc->back_slice : REV_BACK_SLICE;
     r->lim = lim;
     r->sub = *lim;
     r->sub.max_nodes = 0;
@@ -200,12 +205,26 @@ static int backward_turn(rev *r, track *t, int k, uint64_t upto)
     return 0;
 }
 
-/* The next live backward half of track t in rotation after the last one
- * served, or -1. */
-static int next_half(track *t)
+/* The next live backward half of track t, or -1: with `share` > 1, one
+ * turn in `share` the next in rotation after the last one served, the
+ * others the half that came nearer its target (backward_stale) the fewest
+ * positions ago (ties: the first); with `share` 0 or 1, rotation alone. */
+static int next_half(track *t, unsigned share)
 {
+    if (share > 1 && t->turn++ % share != 0) {
+        int pick = -1;
+        uint64_t least = 0;
+        for (int k = 0; k < t->nh; k++) {
+            uint64_t s = t->h[k].done ? 0 : backward_stale(t->h[k].bw);
+            if (!t->h[k].done && (pick < 0 || s < least)) {
+                pick = k;
+                least = s;
+            }
+        }
+        return pick;
+    }
     for (int i = 0; i < t->nh; i++) {
-        int k = (int)(t->turn++ % (unsigned)t->nh);
+        int k = (int)(t->rr++ % (unsigned)t->nh);
         if (!t->h[k].done)
             return k;
     }
@@ -224,7 +243,7 @@ static int step_track(rev *r, track *t, uint64_t budget)
         if (budget && total >= budget)
             return 0;
         uint64_t room = budget ? budget - total : 0;
-        int k = fwd_next ? -1 : next_half(t);
+        int k = fwd_next ? -1 : next_half(t, r->share);
         fwd_next = k >= 0; /* forward and backward turns alternate */
         if (k < 0) {
             /* up to the first target in one go; then a slice, stopping
@@ -240,7 +259,7 @@ static int step_track(rev *r, track *t, uint64_t budget)
                 take_target(r, t);
             fwd_next = !t->nh; /* no target yet: the forward half goes on */
         } else {
-            uint64_t slice = room ? MIN(REV_BACK_SLICE, room) : REV_BACK_SLICE;
+            uint64_t slice = room ? MIN(r->back_slice, room) : r->back_slice;
             if (backward_turn(r, t, k, t->h[k].bout.st.nodes + slice))
                 return 1;
         }

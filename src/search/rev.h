@@ -22,8 +22,10 @@
  *  3. More targets: when the forward half has stored REV_TARGET_GROWTH
  *     times as many positions, its most open position then (when it is a
  *     new one) becomes another target with a backward half of its own, up
- *     to REV_TARGETS; the backward halves share the backward turns in
- *     rotation. Which target leads home is a matter of luck, of which
+ *     to REV_TARGETS; the backward halves share the backward turns (one
+ *     in rev_config share in rotation, the others to the half that came
+ *     nearer its target the fewest positions ago: backward_stale). Which
+ *     target leads home is a matter of luck, of which
  *     open position the forward half happened to find: one level solved
  *     in 1.1 s with the target of 300,000 positions needs 6.9 s with the
  *     one of 100,000, another the other way round (bench/README.md, "The
@@ -95,6 +97,13 @@ typedef struct rev_config {
                            (REV_CELLS: backward_config cells), or two halves
                            per target, one of each (REV_CELLS_BOTH);
                            --rev-cells */
+    int share;          /* the backward turns of a track: 0 or 1, its live
+                           halves in rotation; n > 1, one turn in n in
+                           rotation, the others to the half that came
+                           nearer its target the fewest positions ago
+                           (backward_stale); --rev-share */
+    uint64_t back_slice; /* a backward half's turn in positions (0: the
+                            default, 160,000; the tests use fewer) */
 } rev_config;
 
 /* Sets up the reverse strategy on b (analysed). fcfg: the forward half's

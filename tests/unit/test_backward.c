@@ -334,6 +334,49 @@ TEST(backward_solves_the_demo_levels)
     collection_free(&c);
 }
 
+/* backward_stale (the reverse search's share): stepped a few positions at
+ * a time in Festival's REV pull order on the demo levels, the count never
+ * exceeds the positions stored, grows by at most the positions stored in
+ * a step, and drops (a nearer position stored) again and again. */
+TEST(backward_stale_counts_positions_since_the_nearest)
+{
+    collection c;
+    REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
+    int drops = 0, steps = 0;
+    for (int k = 0; k < c.nlevels; k++) {
+        board b;
+        position p;
+        if (test_level_setup(&c.levels[k], &b, &p) != 0)
+            continue;
+        backward_config cfg = backward_all_on();
+        cfg.toward = 1;
+        search_limits lim = {0};
+        membudget mem;
+        mem_init(&mem, 1ULL << 28);
+        search_outcome out;
+        backward *w = backward_begin(&b, &cfg, &lim, &mem, &out);
+        uint64_t prev_stale = 0, prev_nodes = 0;
+        for (uint64_t n = 3; n < 20000; n += 3) {
+            int done = backward_step(w, n);
+            uint64_t stale = backward_stale(w), nodes = out.st.nodes;
+            CHECK(stale <= nodes);
+            CHECK(stale <= prev_stale + (nodes - prev_nodes));
+            drops += stale < prev_stale + (nodes - prev_nodes);
+            steps++;
+            prev_stale = stale;
+            prev_nodes = nodes;
+            if (done)
+                break;
+        }
+        backward_end(w);
+        push_seq_free(&out.pushes);
+        test_level_free(&b, &p);
+    }
+    collection_free(&c);
+    CHECK(steps > 20);
+    CHECK(drops >= 5);
+}
+
 TEST(backward_solves_what_bfs_solves_boxoban)
 {
     backward_config cfg = backward_all_on();
