@@ -126,9 +126,9 @@ void backward_walk_floods(backward *w, int budget);
  * comes from backward_begin; p is any position of the same board. */
 int backward_cuts(backward *w, const position *p);
 
-/* Without cfg->open: the positions w has stored since the nearest to the
- * start stored so far (fewest boxes off start squares, then the least
- * matching cost) was stored; 0 while every new best is nearer. How long a
+/* Without cfg->open: the positions w has stored since it stored the
+ * nearest to the start so far (fewest boxes off start squares, then the
+ * least matching cost); small while it keeps coming nearer. How long a
  * backward search has gone without coming closer (the reverse search's
  * share of turns between its backward halves, rev.h). */
 uint64_t backward_stale(const backward *w);

@@ -215,8 +215,10 @@ static int next_half(track *t, unsigned share)
         int pick = -1;
         uint64_t least = 0;
         for (int k = 0; k < t->nh; k++) {
-            uint64_t s = t->h[k].done ? 0 : backward_stale(t->h[k].bw);
-            if (!t->h[k].done && (pick < 0 || s < least)) {
+            if (t->h[k].done)
+                continue;
+            uint64_t s = backward_stale(t->h[k].bw);
+            if (pick < 0 || s < least) {
                 pick = k;
                 least = s;
             }
