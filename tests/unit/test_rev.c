@@ -132,6 +132,19 @@ TEST(rev_solves_what_bfs_solves_through_meetings)
         CHECK(met_total >= 3);
 }
 
+/* Each of the n cases crosschecked against BFS on the first 50 Boxoban
+ * medium levels: the positions stored and the levels met, per case. */
+static void crosscheck_cases(const rev_case *cases, int n, uint64_t *nodes, int *met)
+{
+    for (int i = 0; i < n; i++) {
+        rev_met = rev_targets2 = 0;
+        rev_nodes = 0;
+        crosscheck_file("boxoban/medium/valid/000.txt", 50, run_rev, &cases[i], 0, 60);
+        nodes[i] = rev_nodes;
+        met[i] = rev_met;
+    }
+}
+
 /* The backward halves in cells (rev_config cells: every half, or a second
  * half per target beside the plain order): every verdict agrees with
  * breadth-first search and every solution replays (crosscheck), meetings
@@ -141,15 +154,9 @@ TEST(rev_backward_cells_solve_what_bfs_solves)
 {
     static const rev_case cases[3] = {
         {20, 0, 0, 0}, {20, REV_CELLS, 0, 0}, {20, REV_CELLS_BOTH, 0, 0}};
-    uint64_t nodes[3] = {0, 0, 0};
-    int met[3] = {0, 0, 0};
-    for (int i = 0; i < 3; i++) {
-        rev_met = rev_targets2 = 0;
-        rev_nodes = 0;
-        crosscheck_file("boxoban/medium/valid/000.txt", 50, run_rev, &cases[i], 0, 60);
-        nodes[i] = rev_nodes;
-        met[i] = rev_met;
-    }
+    uint64_t nodes[3];
+    int met[3];
+    crosscheck_cases(cases, 3, nodes, met);
     if (!test_shared_level("boxoban/medium/valid/000.txt"))
         return;
     fprintf(stderr, "  cells 0 / 1 / 2: %d / %d / %d met, %llu / %llu / %llu positions\n", met[0],
@@ -171,15 +178,9 @@ TEST(rev_backward_cells_solve_what_bfs_solves)
 TEST(rev_share_by_progress_solves_what_bfs_solves)
 {
     static const rev_case cases[2] = {{20, REV_CELLS_BOTH, 0, 5}, {20, REV_CELLS_BOTH, 2, 5}};
-    uint64_t nodes[2] = {0, 0};
-    int met[2] = {0, 0};
-    for (int i = 0; i < 2; i++) {
-        rev_met = rev_targets2 = 0;
-        rev_nodes = 0;
-        crosscheck_file("boxoban/medium/valid/000.txt", 50, run_rev, &cases[i], 0, 60);
-        nodes[i] = rev_nodes;
-        met[i] = rev_met;
-    }
+    uint64_t nodes[2];
+    int met[2];
+    crosscheck_cases(cases, 2, nodes, met);
     if (!test_shared_level("boxoban/medium/valid/000.txt"))
         return;
     fprintf(stderr, "  share 0 / 2: %d / %d met, %llu / %llu positions\n", met[0], met[1],
