@@ -111,8 +111,8 @@ struct backward {
     uint32_t best;       /* cfg->open: the best node with one region, or NODE_NONE */
     uint64_t best_key;   /* its key without the age */
     /* without cfg->open: the least (boxes off start squares, matching
-     * cost) of a stored position, 0 before the first, and the positions
-     * stored when it was reached (backward_stale) */
+     * cost) of a stored position (UINT64_MAX before the first), and the
+     * positions stored when it was reached (backward_stale) */
     uint64_t near;
     uint64_t near_at;
 
@@ -529,7 +529,7 @@ static uint64_t node_key(backward *w, uint32_t c, int64_t cost, int onstart, int
     if (!w->cfg->open) {
         uint64_t nk = (uint64_t)(w->b->nboxes - onstart) << 32 |
                       (uint64_t)(cost < 0 ? 0 : MIN(cost, (int64_t)UINT32_MAX));
-        if (w->near == 0 || nk < w->near) {
+        if (nk < w->near) {
             w->near = nk;
             w->near_at = w->st->nodes;
         }
@@ -1084,6 +1084,7 @@ backward *backward_begin(const board *b, const backward_config *cfg, search_limi
     w->out = out;
     w->goal = NODE_NONE;
     w->best = NODE_NONE;
+    w->near = UINT64_MAX;
     w->use_cells = cfg->cells && (cfg->open || cfg->toward);
     w->weighted = w->use_cells && cfg->weighted;
     if (w->use_cells)
