@@ -17,6 +17,10 @@ void blocks_init(blocks *bk, int nsq)
     bk->frame = xmalloc(sizeof(sq_t) * n);
     bk->next = xmalloc(n);
     bk->edges = xmalloc(sizeof(uint32_t) * (2 * n + 4));
+    bk->comp = xmalloc(sizeof(uint32_t) * n);
+    bk->fin = xmalloc(sizeof(uint32_t) * n);
+    bk->par = xmalloc(sizeof(sq_t) * n);
+    bk->cuts = xmalloc(n);
 }
 
 void blocks_free(blocks *bk)
@@ -28,6 +32,10 @@ void blocks_free(blocks *bk)
     free(bk->frame);
     free(bk->next);
     free(bk->edges);
+    free(bk->comp);
+    free(bk->fin);
+    free(bk->par);
+    free(bk->cuts);
     memset(bk, 0, sizeof *bk);
 }
 
@@ -92,4 +100,60 @@ void blocks_build(blocks *bk, const board *b, const uint8_t *blocked, sq_t root)
             pop_block(bk, b, &ep, u, v);
     }
     DEBUG_CHECK(ep == 0);
+}
+
+void blocks_build_forest(blocks *bk, const board *b, const uint8_t *blocked)
+{
+    if (++bk->ts == 0) {
+        memset(bk->seen, 0, sizeof(uint32_t) * (size_t)bk->nsq);
+        bk->ts = 1;
+    }
+    const uint32_t ts = bk->ts;
+    uint32_t *seen = bk->seen, *disc = bk->disc, *low = bk->low, *fin = bk->fin, *comp = bk->comp;
+    sq_t *frame = bk->frame, *par = bk->par;
+    uint8_t *next = bk->next, *cuts = bk->cuts;
+    uint32_t order = 0;
+    for (sq_t root = 0; root < b->nsq; root++) {
+        if (blocked[root] || seen[root] == ts)
+            continue;
+        uint32_t c = order;
+        int sp = 0;
+        seen[root] = ts;
+        disc[root] = low[root] = order++;
+        comp[root] = c;
+        par[root] = SQ_NONE;
+        cuts[root] = 0;
+        frame[sp] = root;
+        next[sp++] = 0;
+        while (sp > 0) {
+            sq_t v = frame[sp - 1];
+            if (next[sp - 1] < 4) {
+                int d = next[sp - 1]++;
+                sq_t w = b->nb[v][d];
+                if (w == SQ_NONE || blocked[w])
+                    continue;
+                if (seen[w] != ts) { /* a tree edge */
+                    seen[w] = ts;
+                    disc[w] = low[w] = order++;
+                    comp[w] = c;
+                    par[w] = v;
+                    cuts[w] = 0;
+                    frame[sp] = w;
+                    next[sp++] = 0;
+                } else if (w != par[v] && disc[w] < low[v]) {
+                    low[v] = disc[w]; /* a back edge (or a finished descendant's, no lower) */
+                }
+                continue;
+            }
+            fin[v] = order - 1;
+            sp--;
+            if (sp > 0) {
+                sq_t u = frame[sp - 1]; /* v's parent, which reached it in direction next - 1 */
+                if (low[v] < low[u])
+                    low[u] = low[v];
+                if (low[v] >= disc[u])
+                    cuts[u] |= (uint8_t)(1u << (next[sp - 1] - 1));
+            }
+        }
+    }
 }

@@ -33,6 +33,13 @@ typedef struct blocks {
     sq_t *frame;      /* [nsq] the depth-first path */
     uint8_t *next;    /* [nsq] the next direction to try at each square */
     uint32_t *edges;  /* [2 * nsq + 4] the edge stack, edges as q * 4 + d */
+    /* blocks_build_forest only */
+    uint32_t *comp;   /* [nsq] the square's component: its root's discovery */
+    uint32_t *fin;    /* [nsq] the last discovery in the square's subtree */
+    sq_t *par;        /* [nsq] the square's parent in the tree, SQ_NONE at a root */
+    uint8_t *cuts;    /* [nsq] the directions of the square's tree children
+                         whose subtrees reach nothing above it (it cuts them
+                         off) */
 } blocks;
 
 void blocks_init(blocks *bk, int nsq);
@@ -42,7 +49,38 @@ void blocks_free(blocks *bk);
  * blocked) in the graph of the squares s with blocked[s] == 0. */
 void blocks_build(blocks *bk, const board *b, const uint8_t *blocked, sq_t root);
 
-/* Whether square s lies in the component of the latest build. */
+/* The depth-first forest of every component of the same graph (every
+ * square with blocked[s] == 0): discovery order, low links, components and
+ * subtrees, no block ids (blk is left alone). Then blocks_has says whether
+ * a square is in the graph, and blocks_piece which piece of the graph
+ * without a square another square lies in: one build answers for any
+ * square taken out, where blocks_build answers for any square of one
+ * graph. O(squares + edges). */
+void blocks_build_forest(blocks *bk, const board *b, const uint8_t *blocked);
+
+/* After blocks_build_forest: the piece of the graph without square s that
+ * square x lies in (x != s, both in the graph), as a number equal for two
+ * squares exactly when they are joined without s: x's component when s is
+ * in another one; else the subtree of the tree child of s holding x when
+ * nothing in that subtree reaches above s (s cuts it off), or the part of
+ * s's component outside s's subtree. O(1): s has at most four children. */
+static inline uint32_t blocks_piece(const blocks *bk, const board *b, sq_t x, sq_t s)
+{
+    uint32_t c = bk->comp[x];
+    if (c != bk->comp[s])
+        return c * 8 + 7;
+    uint32_t dx = bk->disc[x];
+    for (unsigned cut = bk->cuts[s]; cut; cut &= cut - 1) {
+        int e = __builtin_ctz(cut);
+        sq_t y = b->nb[s][e];
+        if (bk->disc[y] <= dx && dx <= bk->fin[y])
+            return c * 8 + (uint32_t)e;
+    }
+    return c * 8 + 4;
+}
+
+/* Whether square s lies in the component of the latest build (after
+ * blocks_build_forest: in the graph). */
 static inline int blocks_has(const blocks *bk, sq_t s) { return bk->seen[s] == bk->ts; }
 
 /* The directions from q (in the component of the latest build) to its

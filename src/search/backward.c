@@ -673,7 +673,7 @@ static int child_regions(backward *w, int rg, sq_t from, sq_t to)
 {
     if (!w->bp.bk_ready || rg < 0)
         return -1;
-    return rg - blocks_pieces(&w->bp.bk, w->b, from) + blocks_pieces(&w->bp.bk, w->b, to);
+    return rg - boxpath_lifted_pieces(&w->bp, w->b, from) + boxpath_lifted_pieces(&w->bp, w->b, to);
 }
 
 /* Marks square q as on a cycle (stamp ts); 1 when it was not yet. */
@@ -930,8 +930,8 @@ static int expand(backward *w, uint32_t n)
              * what the freed square opens up; the blocks of this box's walk
              * (the floor with the box lifted) tell whether its new square
              * splits the floor */
-            int opieces = w->bp.bk_ready && blocks_has(&w->bp.bk, m->to)
-                              ? blocks_pieces(&w->bp.bk, b, m->to) : -1;
+            int opieces = w->bp.bk_ready && boxpath_lifted_has(&w->bp, b, m->to)
+                              ? boxpath_lifted_pieces(&w->bp, b, m->to) : -1;
             int kfresh;
             sq_t norm = reach_after_move_known(&w->rc, &w->r, p, from, m->to, pl,
                                                opieces >= 0 && opieces <= 1, &kfresh);

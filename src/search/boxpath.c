@@ -23,6 +23,8 @@ void boxpath_init(boxpath *bp, int nsq)
     bp->bk_ready = 0;
     blocks_init(&bp->bk, nsq);
     bp->blocked = xmalloc((size_t)(nsq > 0 ? nsq : 1));
+    bp->forest_ok = 0;
+    bp->forest_boxes = xmalloc(sizeof(sq_t) * (size_t)(nsq > 0 ? nsq : 1));
 }
 
 void boxpath_free(boxpath *bp)
@@ -36,6 +38,7 @@ void boxpath_free(boxpath *bp)
     reach_free(&bp->r);
     blocks_free(&bp->bk);
     free(bp->blocked);
+    free(bp->forest_boxes);
     memset(bp, 0, sizeof *bp);
 }
 
@@ -84,6 +87,20 @@ static int sides_reached(boxpath *bp, const position *p, sq_t box, sq_t pl, int 
 }
 
 static int walk_sides(boxpath *bp, const position *p, sq_t box, int dpl);
+
+/* The start of a walk of the box on `from` in p (as it stands, before
+ * the walk moves the box): bp->bk_ready when the forest kept is of p's
+ * box set (its hash, then each square, so that a hash collision cannot
+ * pass). */
+static void walk_setup(boxpath *bp, const position *p, sq_t from)
+{
+    bp->walk_from = from;
+    bp->walk_hash = p->hash;
+    int ok = bp->forest_ok && bp->forest_hash == p->hash && bp->forest_n == p->b->nboxes;
+    for (int i = 0; ok && i < bp->forest_n; i++)
+        ok = p->box_at[bp->forest_boxes[i]] != NO_BOX;
+    bp->bk_ready = ok;
+}
 
 /* A necessary condition, cheap to test: the box can go from `from` to `to`
  * in at most max_pushes pushes (0 = no cap) when the player could always
@@ -145,7 +162,7 @@ int boxpath_search_dir(boxpath *bp, position *p, sq_t from, sq_t to, int last_di
     }
     sq_t player0 = p->player;
     int head = 0, tail = 0, found = -1;
-    bp->bk_ready = 0;
+    walk_setup(bp, p, from);
     bp->queue[tail++] = START;
     sq_t cur_box = from;
     while (head < tail && found < 0) {
@@ -220,7 +237,7 @@ static int walk_begin(boxpath *bp, const position *p, const reach *r, sq_t from)
         memset(bp->side_stamp, 0, sizeof(uint32_t) * (size_t)bp->nsq * 4);
         bp->stamp = 1;
     }
-    bp->bk_ready = 0;
+    walk_setup(bp, p, from);
     bp->walks++;
     int sides0 = 0;
     for (int d = 0; d < 4; d++) {
@@ -237,10 +254,123 @@ static int walk_begin(boxpath *bp, const position *p, const reach *r, sq_t from)
     return sides0;
 }
 
+/* The class of square x in the free floor of the walk's position with the
+ * walking box lifted from q and standing on s (s != q; x != s free there:
+ * x == q or x in the forest's graph): two squares are joined exactly when
+ * their classes are equal. The pieces of the graph without s (blocks_piece)
+ * that q touches are joined through q: their class is LIFTED, as q's. */
+#define LIFTED UINT32_MAX
+static inline uint32_t lifted_class(const blocks *bk, const board *b, sq_t q, sq_t s, sq_t x,
+                                    const uint32_t *qp, int nqp)
+{
+    if (x == q)
+        return LIFTED;
+    uint32_t c = blocks_piece(bk, b, x, s);
+    for (int i = 0; i < nqp; i++)
+        if (qp[i] == c)
+            return LIFTED;
+    return c;
+}
+
+/* The pieces of the graph without s that q's free neighbours lie in, into
+ * qp (at most 4); returns their count. */
+static inline int lifted_pieces_of_q(const blocks *bk, const board *b, sq_t q, sq_t s,
+                                     uint32_t qp[4])
+{
+    int n = 0;
+    for (int e = 0; e < 4; e++) {
+        sq_t a = b->nb[q][e];
+        if (a != SQ_NONE && a != s && blocks_has(bk, a))
+            qp[n++] = blocks_piece(bk, b, a, s);
+    }
+    return n;
+}
+
+/* The sides of the walking box, lifted from q and standing on s, that a
+ * player on its neighbour in direction dpl reaches, from the forest. */
+static int forest_sides(const boxpath *bp, const board *b, sq_t s, int dpl)
+{
+    const blocks *bk = &bp->bk;
+    sq_t q = bp->walk_from;
+    uint32_t cls[4];
+    int free_side = 0;
+    if (s == q) { /* the box on its own square: the forest's graph itself */
+        for (int d = 0; d < 4; d++) {
+            sq_t y = b->nb[s][d];
+            if (y != SQ_NONE && blocks_has(bk, y)) {
+                free_side |= 1 << d;
+                cls[d] = bk->comp[y];
+            }
+        }
+    } else {
+        uint32_t qp[4];
+        int nqp = lifted_pieces_of_q(bk, b, q, s, qp);
+        for (int d = 0; d < 4; d++) {
+            sq_t y = b->nb[s][d];
+            if (y != SQ_NONE && (y == q || blocks_has(bk, y))) {
+                free_side |= 1 << d;
+                cls[d] = lifted_class(bk, b, q, s, y, qp, nqp);
+            }
+        }
+    }
+    int got = 0;
+    for (int d = 0; d < 4; d++)
+        if ((free_side & (1 << d)) && cls[d] == cls[dpl])
+            got |= 1 << d;
+    return got;
+}
+
+int boxpath_lifted_has(const boxpath *bp, const board *b, sq_t x)
+{
+    const blocks *bk = &bp->bk;
+    sq_t q = bp->walk_from;
+    if (x == q)
+        return 1;
+    if (!blocks_has(bk, x))
+        return 0;
+    for (int e = 0; e < 4; e++) {
+        sq_t a = b->nb[q][e];
+        if (a != SQ_NONE && blocks_has(bk, a) && bk->comp[a] == bk->comp[x])
+            return 1;
+    }
+    return 0;
+}
+
+int boxpath_lifted_pieces(const boxpath *bp, const board *b, sq_t x)
+{
+    const blocks *bk = &bp->bk;
+    sq_t q = bp->walk_from;
+    uint32_t seen[4];
+    int n = 0;
+    uint32_t qp[4];
+    int nqp = x == q ? 0 : lifted_pieces_of_q(bk, b, q, x, qp);
+    for (int d = 0; d < 4; d++) {
+        sq_t y = b->nb[x][d];
+        if (y == SQ_NONE)
+            continue;
+        uint32_t c;
+        if (x == q) {
+            if (!blocks_has(bk, y))
+                continue;
+            c = bk->comp[y];
+        } else {
+            if (y != q && !blocks_has(bk, y))
+                continue;
+            c = lifted_class(bk, b, q, x, y, qp, nqp);
+        }
+        int k = 0;
+        while (k < n && seen[k] != c)
+            k++;
+        if (k == n)
+            seen[n++] = c;
+    }
+    return n;
+}
+
 /* sides_reached for a state of a walk: the box on `box`, the player on
  * its neighbour in direction dpl. Floods while they stay small; then the
- * blocks of the floor with the walking box lifted (bp->bk_ready is cleared
- * at each walk's start). */
+ * forest of the walk's position (built once per position: bp->bk_ready is
+ * set at a walk's start when the forest kept is that position's). */
 static int walk_sides(boxpath *bp, const position *p, sq_t box, int dpl)
 {
     const board *b = p->b;
@@ -252,14 +382,23 @@ static int walk_sides(boxpath *bp, const position *p, sq_t box, int dpl)
                 return got;
             }
         }
-        for (int q = 0; q < b->nsq; q++)
-            bp->blocked[q] = p->box_at[q] != NO_BOX;
+        /* the walk's position: p with the walking box back on walk_from */
+        sq_t q = bp->walk_from;
+        for (int s = 0; s < b->nsq; s++)
+            bp->blocked[s] = p->box_at[s] != NO_BOX;
         bp->blocked[box] = 0;
-        blocks_build(&bp->bk, b, bp->blocked, box);
+        bp->blocked[q] = 1;
+        blocks_build_forest(&bp->bk, b, bp->blocked);
+        for (int i = 0; i < b->nboxes; i++)
+            bp->forest_boxes[i] = p->boxes[i];
+        bp->forest_boxes[p->box_at[box]] = q;
+        bp->forest_n = b->nboxes;
+        bp->forest_hash = bp->walk_hash;
+        bp->forest_ok = 1;
         bp->bk_ready = 1;
         bp->bk_last = 1;
     }
-    int got = blocks_sides(&bp->bk, b, box, dpl);
+    int got = forest_sides(bp, b, box, dpl);
     DEBUG_CHECK(got == sides_reached(bp, p, box, b->nb[box][dpl], 0));
     return got;
 }

@@ -27,17 +27,38 @@ typedef struct boxpath {
      * floor with the walking box lifted (blocks.h) and answers the rest
      * from them. Speed only: the answers are the same. */
     int flood_budget;
-    int bk_ready;      /* bk is built for the current walk */
+    int bk_ready;      /* bk holds the forest of the current walk's position
+                          (boxpath_lifted_has, boxpath_lifted_pieces) */
     int bk_last;       /* an earlier walk built bk: the next ones build it at
                           their first flood instead, but for one in 16, which
                           floods and clears this when the flood suffices
                           (speed only) */
     uint32_t walks;    /* walks begun */
+    /* The depth-first forest (blocks_build_forest) of the free floor of a
+     * position, every box standing: built once, it answers the sides of
+     * every box's walk from that position, the walking box lifted, where
+     * one build per walk took a fifth of a hard level's time. Kept for the
+     * position (its box set) until a walk begins from another. */
     blocks bk;
-    uint8_t *blocked;  /* [nsq] the other boxes, for blocks_build */
+    int forest_ok;         /* bk holds a forest: of the boxes forest_boxes */
+    uint64_t forest_hash;  /* that box set's hash */
+    sq_t *forest_boxes;    /* [nsq] its squares, by box index */
+    int forest_n;          /* its boxes */
+    sq_t walk_from;        /* the current walk's box, where it started */
+    uint64_t walk_hash;    /* the current walk's position's box hash */
+    uint8_t *blocked;  /* [nsq] the boxes, for blocks_build_forest */
 } boxpath;
 
 void boxpath_init(boxpath *bp, int nsq);
+
+/* After a walk (boxpath_moves, boxpath_pulls) that built the forest
+ * (bp->bk_ready): whether square x lies in the walking box's component of
+ * the free floor with that box lifted (a graph G: the walk's position, the
+ * box off its square `from`) ... */
+int boxpath_lifted_has(const boxpath *bp, const board *b, sq_t x);
+/* ... and the pieces that x's component of G falls into without x (x in
+ * it): blocks_pieces of the blocks of G, from the forest. */
+int boxpath_lifted_pieces(const boxpath *bp, const board *b, sq_t x);
 void boxpath_free(boxpath *bp);
 
 /* Fewest pushes moving the box on `from` to `to` in position p, the player

@@ -796,7 +796,8 @@ static int generate(fess *f, uint32_t n, int pruned)
          * without its new one (blocks_pieces); the parent's count from its
          * rank, unless capped there. */
         int pconn = n < f->nranks ? rank_conn(f->rank_of[n]) : 254;
-        int conn0 = f->bp.bk_ready && pconn < 254 ? pconn - blocks_pieces(&f->bp.bk, b, from) : -1;
+        int conn0 =
+            f->bp.bk_ready && pconn < 254 ? pconn - boxpath_lifted_pieces(&f->bp, b, from) : -1;
         f->st->generated += (uint64_t)nm;
         for (int k = 0; k < nm; k++) {
             const box_move *m = &f->mv[k];
@@ -812,8 +813,8 @@ static int generate(fess *f, uint32_t n, int pruned)
             }
             /* with the blocks of this box's walk (the floor with the box
              * lifted), the pieces its new square splits the floor into */
-            int opieces = f->bp.bk_ready && blocks_has(&f->bp.bk, m->to)
-                              ? blocks_pieces(&f->bp.bk, b, m->to) : -1;
+            int opieces = f->bp.bk_ready && boxpath_lifted_has(&f->bp, b, m->to)
+                              ? boxpath_lifted_pieces(&f->bp, b, m->to) : -1;
             int fresh;
             sq_t norm = reach_after_move_known(&f->rc, &f->r, p, from, m->to, pl,
                                                opieces >= 0 && opieces <= 1, &fresh);

@@ -509,6 +509,125 @@ static int check_blocks_level(const level *lv, int rounds, uint64_t seed)
     return checked;
 }
 
+/* Random blocked squares as in check_blocks_level, the forest built over
+ * every component (blocks_build_forest), and for every free square s and
+ * every free square x the piece of the graph without s that x lies in
+ * (blocks_piece) checked against floods from s's free neighbours: two
+ * squares share a piece exactly when a flood that avoids s joins them, and
+ * a square of another component than s's has its component's piece.
+ * Returns the number of answers checked. */
+static int check_forest_level(const level *lv, int rounds, int stride, uint64_t seed)
+{
+    board b;
+    position p;
+    if (test_level_setup(lv, &b, &p) != 0)
+        return 0;
+    blocks bk;
+    blocks_init(&bk, b.nsq);
+    int n = b.nsq;
+    uint8_t *blocked = malloc((size_t)n);
+    int *label = malloc(sizeof(int) * (size_t)n), *comp = malloc(sizeof(int) * (size_t)n);
+    sq_t *queue = malloc(sizeof(sq_t) * (size_t)n);
+    int checked = 0, failed = 0;
+    for (int r = 0; r < rounds && !failed; r++) {
+        int every = 2 + r % 5;
+        for (int s = 0; s < n; s++)
+            blocked[s] = test_rng_next(&seed) % (uint64_t)every == 0;
+        blocks_build_forest(&bk, &b, blocked);
+        /* components by flood, with no square taken out (-1: blocked) */
+        for (int s = 0; s < n; s++)
+            comp[s] = -1;
+        for (int s = 0; s < n; s++) {
+            if (blocked[s] || comp[s] >= 0)
+                continue;
+            int head = 0, tail = 0;
+            comp[s] = s;
+            queue[tail++] = (sq_t)s;
+            while (head < tail) {
+                sq_t q = queue[head++];
+                for (int d = 0; d < 4; d++) {
+                    sq_t t = b.nb[q][d];
+                    if (t != SQ_NONE && !blocked[t] && comp[t] < 0) {
+                        comp[t] = s;
+                        queue[tail++] = t;
+                    }
+                }
+            }
+        }
+        for (sq_t s = (sq_t)(r % stride); s < n && !failed; s = (sq_t)(s + stride)) {
+            CHECK(blocks_has(&bk, s) == !blocked[s]);
+            if (blocked[s])
+                continue;
+            /* the pieces without s: floods from each square of its component */
+            for (int x = 0; x < n; x++)
+                label[x] = -1;
+            for (int x = 0; x < n; x++) {
+                if (blocked[x] || x == s || label[x] >= 0 || comp[x] != comp[s])
+                    continue;
+                int head = 0, tail = 0;
+                label[x] = x;
+                queue[tail++] = (sq_t)x;
+                while (head < tail) {
+                    sq_t q = queue[head++];
+                    for (int d = 0; d < 4; d++) {
+                        sq_t t = b.nb[q][d];
+                        if (t != SQ_NONE && t != s && !blocked[t] && label[t] < 0) {
+                            label[t] = x;
+                            queue[tail++] = t;
+                        }
+                    }
+                }
+            }
+            for (int x = 0; x < n && !failed; x++) {
+                if (blocked[x] || x == s)
+                    continue;
+                for (int y = x + 1; y < n; y++) {
+                    if (blocked[y] || y == s)
+                        continue;
+                    int want = comp[x] == comp[y] && (comp[x] != comp[s] || label[x] == label[y]);
+                    int got = blocks_piece(&bk, &b, (sq_t)x, s) == blocks_piece(&bk, &b, (sq_t)y, s);
+                    if (got != want) {
+                        test_fail(__FILE__, __LINE__,
+                                  "level %d round %d: %d and %d without %d: forest %d, flood %d",
+                                  lv->index, r, x, y, (int)s, got, want);
+                        failed = 1;
+                        break;
+                    }
+                    checked++;
+                }
+            }
+        }
+    }
+    free(queue);
+    free(comp);
+    free(label);
+    free(blocked);
+    blocks_free(&bk);
+    test_level_free(&b, &p);
+    return checked;
+}
+
+TEST(blocks_forest_pieces_match_floods)
+{
+    collection c;
+    REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
+    int checked = 0;
+    for (int k = 0; k < c.nlevels; k++)
+        checked += check_forest_level(&c.levels[k], 12, 3, 21 + (uint64_t)k);
+    collection_free(&c);
+    CHECK(checked > 100000);
+    const char *path = test_shared_level("xsokoban90.xsb");
+    if (!path)
+        SKIP("shared XSokoban levels not found (the demo levels were checked)");
+    REQUIRE(collection_load(&c, path) == 0);
+    int big = 0;
+    for (int k = 0; k < c.nlevels; k += test_quick() ? 30 : 9)
+        big += check_forest_level(&c.levels[k], 5, 7, 2000 + (uint64_t)k);
+    collection_free(&c);
+    CHECK(big > 100000);
+    printf("  forest: %d pairs checked on the demo levels, %d on XSokoban\n", checked, big);
+}
+
 TEST(blocks_sides_and_pieces_match_floods)
 {
     collection c;

@@ -81,6 +81,40 @@ static int same_region(const reach *r, const reach *want, int n)
     return 1;
 }
 
+/* After a walk of the box on `from` that kept the forest of p's floor:
+ * boxpath_lifted_has and boxpath_lifted_pieces, square by square, against
+ * the blocks of the floor with that box lifted, built for this walk alone
+ * (blocks_build, itself checked against floods in test_core.c). */
+static long g_lifted_checked;
+static void check_lifted(const boxpath *bp, const position *p, sq_t from, const char *what)
+{
+    const board *b = p->b;
+    blocks ref;
+    blocks_init(&ref, b->nsq);
+    uint8_t *blocked = malloc((size_t)b->nsq);
+    for (int q = 0; q < b->nsq; q++)
+        blocked[q] = p->box_at[q] != NO_BOX;
+    blocked[from] = 0;
+    blocks_build(&ref, b, blocked, from);
+    for (sq_t x = 0; x < b->nsq; x++) {
+        int has = blocks_has(&ref, x);
+        if (boxpath_lifted_has(bp, b, x) != has) {
+            test_fail(__FILE__, __LINE__, "%s: box on %d lifted: square %d in its component %d, "
+                      "the blocks say %d", what, (int)from, (int)x, !has, has);
+            break;
+        }
+        if (has && boxpath_lifted_pieces(bp, b, x) != blocks_pieces(&ref, b, x)) {
+            test_fail(__FILE__, __LINE__, "%s: box on %d lifted: square %d splits it into %d "
+                      "pieces, the blocks say %d", what, (int)from, (int)x,
+                      boxpath_lifted_pieces(bp, b, x), blocks_pieces(&ref, b, x));
+            break;
+        }
+        g_lifted_checked++;
+    }
+    free(blocked);
+    blocks_free(&ref);
+}
+
 /* Compares boxpath_moves with brute_moves for every box of p, and the
  * player's region after each move, updated from p's by reach_after_move,
  * with a fresh flood square by square. Returns the number of moves
@@ -105,6 +139,8 @@ static int check_moves(position *p, boxpath *bp, const char *what)
         for (int k = 0; k < n * n; k++)
             got[k] = -1;
         int nm = boxpath_moves(bp, p, &r, from, 0xF, mv);
+        if (bp->bk_ready)
+            check_lifted(bp, p, from, what);
         int last = 0;
         for (int k = 0; k < nm; k++) {
             sq_t pl = b->nb[mv[k].to][DIR_OPP(mv[k].dir)];
@@ -119,8 +155,8 @@ static int check_moves(position *p, boxpath *bp, const char *what)
                 test_fail(__FILE__, __LINE__, "%s: box %d to %d: region updated locally (%s) "
                           "differs from a fresh flood", what, i, mv[k].to, fresh ? "afresh" : "locally");
             /* as the feature-space search asks: O's pieces in the walk's blocks */
-            int o_joins = bp->bk_ready && blocks_has(&bp->bk, mv[k].to) &&
-                          blocks_pieces(&bp->bk, b, mv[k].to) <= 1;
+            int o_joins = bp->bk_ready && boxpath_lifted_has(bp, b, mv[k].to) &&
+                          boxpath_lifted_pieces(bp, b, mv[k].to) <= 1;
             int fresh4 = -1;
             sq_t norm4 = reach_after_move_known(&r4, &r, p, from, mv[k].to, pl, o_joins, &fresh4);
             g_region_joins += fresh && !fresh4;
@@ -203,8 +239,11 @@ TEST(macro_moves_match_brute_force_demo)
     /* the local update of the player's region is taken for most moves */
     CHECK(g_region_local * 2 > g_region_all);
     CHECK(g_region_joins > 0);
-    printf("  macro moves: player region updated locally %ld of %ld; %ld more with the blocks\n",
-           g_region_local, g_region_all, g_region_joins);
+    /* the kept forest answered the lifted box's component and pieces */
+    CHECK(g_lifted_checked > 1000);
+    printf("  macro moves: player region updated locally %ld of %ld; %ld more with the blocks; "
+           "%ld lifted squares checked\n",
+           g_region_local, g_region_all, g_region_joins, g_lifted_checked);
     collection_free(&c);
 }
 
