@@ -286,6 +286,20 @@ static inline int lifted_pieces_of_q(const blocks *bk, const board *b, sq_t q, s
     return n;
 }
 
+/* Whether q (the walking box's own square, next to x) joins the rest of
+ * x's component without x: a free neighbour of q other than x lies in
+ * x's component. Where x cuts off nothing (no cut children), the rest is
+ * one piece, and q with it when this holds. */
+static inline int lifted_q_joins(const blocks *bk, const board *b, sq_t q, sq_t x)
+{
+    for (int e = 0; e < 4; e++) {
+        sq_t a = b->nb[q][e];
+        if (a != SQ_NONE && a != x && blocks_has(bk, a) && bk->comp[a] == bk->comp[x])
+            return 1;
+    }
+    return 0;
+}
+
 /* The sides of the walking box, lifted from q and standing on s, that a
  * player on its neighbour in direction dpl reaches, from the forest. */
 static int forest_sides(const boxpath *bp, const board *b, sq_t s, int dpl)
@@ -294,7 +308,23 @@ static int forest_sides(const boxpath *bp, const board *b, sq_t s, int dpl)
     sq_t q = bp->walk_from;
     uint32_t cls[4];
     int free_side = 0;
-    if (s == q) { /* the box on its own square: the forest's graph itself */
+    if (s != q && bk->cuts[s] == 0) {
+        /* s cuts nothing off: its free neighbours in the forest's graph
+           are one piece without it, and q is in it or alone */
+        uint32_t rest = 0, qc = lifted_q_joins(bk, b, q, s) ? 0 : 1;
+        for (int d = 0; d < 4; d++) {
+            sq_t y = b->nb[s][d];
+            if (y == SQ_NONE)
+                continue;
+            if (y == q) {
+                free_side |= 1 << d;
+                cls[d] = qc;
+            } else if (blocks_has(bk, y)) {
+                free_side |= 1 << d;
+                cls[d] = rest;
+            }
+        }
+    } else if (s == q) { /* the box on its own square: the forest's graph itself */
         for (int d = 0; d < 4; d++) {
             sq_t y = b->nb[s][d];
             if (y != SQ_NONE && blocks_has(bk, y)) {
@@ -340,6 +370,17 @@ int boxpath_lifted_pieces(const boxpath *bp, const board *b, sq_t x)
 {
     const blocks *bk = &bp->bk;
     sq_t q = bp->walk_from;
+    if (x != q && bk->cuts[x] == 0) { /* as in forest_sides */
+        int g = 0, nq = 0;
+        for (int d = 0; d < 4; d++) {
+            sq_t y = b->nb[x][d];
+            if (y == q)
+                nq = !lifted_q_joins(bk, b, q, x);
+            else if (y != SQ_NONE && blocks_has(bk, y))
+                g = 1;
+        }
+        return g + nq;
+    }
     uint32_t seen[4];
     int n = 0;
     uint32_t qp[4];
