@@ -77,10 +77,22 @@ static int work_alloc(rooms_work *w, int nsq, int nrooms, int nlinks)
     w->rep = alloc_bytes(sizeof *w->rep * nr);
     w->cut = alloc_bytes((size_t)nlinks);
     w->wit = alloc_bytes(sizeof *w->wit * nr);
-    if (!w->wit || !w->label || !w->queue || !w->parent || !w->part_room || !w->mask || !w->keep ||
+    w->corr = alloc_bytes(sizeof *w->corr * n);
+    if (!w->corr || !w->wit || !w->label || !w->queue || !w->parent || !w->part_room || !w->mask || !w->keep ||
         !w->has_part || !w->seen_in || !w->rep || !w->cut)
         return -1;
     return 0;
+}
+
+/* w->corr: the corridor squares of r (after work_alloc, with rooms). */
+static void work_corridors(rooms_work *w, const rooms *r)
+{
+    w->ncorr = 0;
+    if (!w->corr)
+        return;
+    for (int s = 0; s < w->nsq; s++)
+        if (r->room_of[s] < 0)
+            w->corr[w->ncorr++] = (sq_t)s;
 }
 
 void rooms_work_free(rooms_work *w)
@@ -96,6 +108,7 @@ void rooms_work_free(rooms_work *w)
     free(w->rep);
     free(w->cut);
     free(w->wit);
+    free(w->corr);
     memset(w, 0, sizeof *w);
 }
 
@@ -103,6 +116,7 @@ void rooms_work_init(rooms_work *w, const rooms *r, const board *b)
 {
     if (work_alloc(w, b->nsq, r->nrooms, r->nlinks) != 0)
         die("out of memory allocating the rooms scratch (%d squares)", b->nsq);
+    work_corridors(w, r);
 }
 
 /* Step 1 of compute_keep: labels the free parts of all rooms (w->label of
@@ -112,38 +126,39 @@ void rooms_work_init(rooms_work *w, const rooms *r, const board *b)
 static inline int label_parts(const rooms *r, rooms_work *w, const board *b,
                               const uint16_t *box_at)
 {
-    int n = b->nsq;
     const int16_t *room_of = r->room_of;
     int nparts = 0;
-    for (int s = 0; s < n; s++) {
-        int x = room_of[s];
-        if (x < 0 || w->label[s] >= 0 || has_box(box_at, (sq_t)s))
-            continue;
-        int32_t part = nparts++;
-        w->parent[part] = part;
-        w->part_room[part] = (uint8_t)x;
-        w->mask[part][0] = w->mask[part][1] = 0;
-        int head = 0, tail = 0;
-        w->label[s] = part;
-        w->queue[tail++] = (sq_t)s;
-        while (head < tail) {
-            sq_t q = w->queue[head++];
-            for (int d = 0; d < 4; d++) {
-                sq_t t = b->nb[q][d];
-                if (t == SQ_NONE || has_box(box_at, t))
-                    continue;
-                int y = room_of[t];
-                if (y == x) {
-                    if (w->label[t] < 0) {
-                        w->label[t] = part;
-                        w->queue[tail++] = t;
+    /* the rooms' squares, room by room (sq_first[0] is 0) */
+    for (int x = 0; x < r->nrooms; x++)
+        for (int i = r->sq_first[x]; i < r->sq_first[x + 1]; i++) {
+            sq_t s = r->squares[i];
+            if (w->label[s] >= 0 || has_box(box_at, s))
+                continue;
+            int32_t part = nparts++;
+            w->parent[part] = part;
+            w->part_room[part] = (uint8_t)x;
+            w->mask[part][0] = w->mask[part][1] = 0;
+            int head = 0, tail = 0;
+            w->label[s] = part;
+            w->queue[tail++] = s;
+            while (head < tail) {
+                sq_t q = w->queue[head++];
+                for (int d = 0; d < 4; d++) {
+                    sq_t t = b->nb[q][d];
+                    if (t == SQ_NONE || has_box(box_at, t))
+                        continue;
+                    int y = room_of[t];
+                    if (y == x) {
+                        if (w->label[t] < 0) {
+                            w->label[t] = part;
+                            w->queue[tail++] = t;
+                        }
+                    } else if (y >= 0) {
+                        mask_set(w->mask[part], y);
                     }
-                } else if (y >= 0) {
-                    mask_set(w->mask[part], y);
                 }
             }
         }
-    }
     return nparts;
 }
 
@@ -153,13 +168,14 @@ static inline int label_parts(const rooms *r, rooms_work *w, const board *b,
 static inline void join_by_corridors(const rooms *r, rooms_work *w, const board *b,
                                      const uint16_t *box_at)
 {
-    int n = b->nsq, nr = r->nrooms;
+    int nr = r->nrooms;
     const int16_t *room_of = r->room_of;
     for (int x = 0; x < nr; x++)
         w->seen_in[x] = -1;
     int32_t comp = 0;
-    for (int s = 0; s < n; s++) {
-        if (room_of[s] >= 0 || w->label[s] != -1 || has_box(box_at, (sq_t)s))
+    for (int c = 0; c < w->ncorr; c++) {
+        sq_t s = w->corr[c];
+        if (w->label[s] != -1 || has_box(box_at, s))
             continue;
         int head = 0, tail = 0;
         w->label[s] = CORRIDOR_SEEN;
@@ -250,8 +266,7 @@ static inline void pool_parts(const rooms *r, rooms_work *w, int nparts)
  *      rooms that all its parts reach. */
 static void compute_keep(const rooms *r, rooms_work *w, const board *b, const uint16_t *box_at)
 {
-    for (int s = 0; s < b->nsq; s++)
-        w->label[s] = -1;
+    memset(w->label, 0xFF, sizeof *w->label * (size_t)b->nsq); /* every label -1 */
     int nparts = label_parts(r, w, b, box_at);
     join_by_corridors(r, w, b, box_at);
     pool_parts(r, w, nparts);
@@ -582,6 +597,7 @@ int rooms_build(rooms *r, const board *b)
     if (r->nrooms > 0) {
         if (work_alloc(&w, n, r->nrooms, 0) != 0)
             goto fail;
+        work_corridors(&w, r);
         compute_keep(r, &w, b, NULL);
         for (int x = 0; x < r->nrooms; x++)
             for (int y = x + 1; y < r->nrooms; y++)

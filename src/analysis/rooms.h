@@ -83,6 +83,8 @@ typedef struct rooms_work {
     uint8_t *cut;       /* [nlinks] after rooms_score: 1 when link k is cut */
     sq_t (*wit)[ROOMS_WITNESSES]; /* [nrooms] rooms_witness: shut squares, SQ_NONE after the last */
     int all_shut;       /* rooms_witness: every link has a room with a shut square */
+    sq_t *corr;         /* [nsq] the corridor squares (room_of -1), ascending */
+    int ncorr;
 } rooms_work;
 
 /* Finds the rooms, links, goal rooms and entrances of board b (goals are
