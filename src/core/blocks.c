@@ -102,6 +102,20 @@ void blocks_build(blocks *bk, const board *b, const uint8_t *blocked, sq_t root)
     DEBUG_CHECK(ep == 0);
 }
 
+/* Square w enters the forest's depth-first path, a child of `parent`
+ * (SQ_NONE: a root) in component c. */
+static inline void forest_enter(blocks *bk, sq_t w, sq_t parent, uint32_t c, uint32_t *order,
+                                int *sp)
+{
+    bk->seen[w] = bk->ts;
+    bk->disc[w] = bk->low[w] = (*order)++;
+    bk->comp[w] = c;
+    bk->par[w] = parent;
+    bk->cuts[w] = 0;
+    bk->frame[*sp] = w;
+    bk->next[(*sp)++] = 0;
+}
+
 void blocks_build_forest(blocks *bk, const board *b, const uint8_t *blocked)
 {
     if (++bk->ts == 0) {
@@ -109,22 +123,16 @@ void blocks_build_forest(blocks *bk, const board *b, const uint8_t *blocked)
         bk->ts = 1;
     }
     const uint32_t ts = bk->ts;
-    uint32_t *seen = bk->seen, *disc = bk->disc, *low = bk->low, *fin = bk->fin, *comp = bk->comp;
-    sq_t *frame = bk->frame, *par = bk->par;
-    uint8_t *next = bk->next, *cuts = bk->cuts;
+    uint32_t *seen = bk->seen, *disc = bk->disc, *low = bk->low;
+    sq_t *frame = bk->frame;
+    uint8_t *next = bk->next;
     uint32_t order = 0;
     for (sq_t root = 0; root < b->nsq; root++) {
         if (blocked[root] || seen[root] == ts)
             continue;
         uint32_t c = order;
         int sp = 0;
-        seen[root] = ts;
-        disc[root] = low[root] = order++;
-        comp[root] = c;
-        par[root] = SQ_NONE;
-        cuts[root] = 0;
-        frame[sp] = root;
-        next[sp++] = 0;
+        forest_enter(bk, root, SQ_NONE, c, &order, &sp);
         while (sp > 0) {
             sq_t v = frame[sp - 1];
             if (next[sp - 1] < 4) {
@@ -132,27 +140,20 @@ void blocks_build_forest(blocks *bk, const board *b, const uint8_t *blocked)
                 sq_t w = b->nb[v][d];
                 if (w == SQ_NONE || blocked[w])
                     continue;
-                if (seen[w] != ts) { /* a tree edge */
-                    seen[w] = ts;
-                    disc[w] = low[w] = order++;
-                    comp[w] = c;
-                    par[w] = v;
-                    cuts[w] = 0;
-                    frame[sp] = w;
-                    next[sp++] = 0;
-                } else if (w != par[v] && disc[w] < low[v]) {
+                if (seen[w] != ts) /* a tree edge */
+                    forest_enter(bk, w, v, c, &order, &sp);
+                else if (w != bk->par[v] && disc[w] < low[v])
                     low[v] = disc[w]; /* a back edge (or a finished descendant's, no lower) */
-                }
                 continue;
             }
-            fin[v] = order - 1;
+            bk->fin[v] = order - 1;
             sp--;
             if (sp > 0) {
                 sq_t u = frame[sp - 1]; /* v's parent, which reached it in direction next - 1 */
                 if (low[v] < low[u])
                     low[u] = low[v];
                 if (low[v] >= disc[u])
-                    cuts[u] |= (uint8_t)(1u << (next[sp - 1] - 1));
+                    bk->cuts[u] |= (uint8_t)(1u << (next[sp - 1] - 1));
             }
         }
     }

@@ -509,6 +509,33 @@ static int check_blocks_level(const level *lv, int rounds, uint64_t seed)
     return checked;
 }
 
+/* Labels every unblocked square other than `avoid` (SQ_NONE: none) with
+ * the smallest square of its component in the floor without `avoid`, by
+ * floods; label[] of the others is -1. */
+static void flood_labels(const board *b, const uint8_t *blocked, sq_t avoid, int *label,
+                         sq_t *queue)
+{
+    for (int s = 0; s < b->nsq; s++)
+        label[s] = -1;
+    for (int s = 0; s < b->nsq; s++) {
+        if (blocked[s] || s == avoid || label[s] >= 0)
+            continue;
+        int head = 0, tail = 0;
+        label[s] = s;
+        queue[tail++] = (sq_t)s;
+        while (head < tail) {
+            sq_t q = queue[head++];
+            for (int d = 0; d < 4; d++) {
+                sq_t t = b->nb[q][d];
+                if (t != SQ_NONE && t != avoid && !blocked[t] && label[t] < 0) {
+                    label[t] = s;
+                    queue[tail++] = t;
+                }
+            }
+        }
+    }
+}
+
 /* Random blocked squares as in check_blocks_level, the forest built over
  * every component (blocks_build_forest), and for every free square s and
  * every free square x the piece of the graph without s that x lies in
@@ -535,49 +562,13 @@ static int check_forest_level(const level *lv, int rounds, int stride, uint64_t 
             blocked[s] = test_rng_next(&seed) % (uint64_t)every == 0;
         blocks_build_forest(&bk, &b, blocked);
         /* components by flood, with no square taken out (-1: blocked) */
-        for (int s = 0; s < n; s++)
-            comp[s] = -1;
-        for (int s = 0; s < n; s++) {
-            if (blocked[s] || comp[s] >= 0)
-                continue;
-            int head = 0, tail = 0;
-            comp[s] = s;
-            queue[tail++] = (sq_t)s;
-            while (head < tail) {
-                sq_t q = queue[head++];
-                for (int d = 0; d < 4; d++) {
-                    sq_t t = b.nb[q][d];
-                    if (t != SQ_NONE && !blocked[t] && comp[t] < 0) {
-                        comp[t] = s;
-                        queue[tail++] = t;
-                    }
-                }
-            }
-        }
+        flood_labels(&b, blocked, SQ_NONE, comp, queue);
         for (sq_t s = (sq_t)(r % stride); s < n && !failed; s = (sq_t)(s + stride)) {
             CHECK(blocks_has(&bk, s) == !blocked[s]);
             if (blocked[s])
                 continue;
-            /* the pieces without s: floods from each square of its component */
-            for (int x = 0; x < n; x++)
-                label[x] = -1;
-            for (int x = 0; x < n; x++) {
-                if (blocked[x] || x == s || label[x] >= 0 || comp[x] != comp[s])
-                    continue;
-                int head = 0, tail = 0;
-                label[x] = x;
-                queue[tail++] = (sq_t)x;
-                while (head < tail) {
-                    sq_t q = queue[head++];
-                    for (int d = 0; d < 4; d++) {
-                        sq_t t = b.nb[q][d];
-                        if (t != SQ_NONE && t != s && !blocked[t] && label[t] < 0) {
-                            label[t] = x;
-                            queue[tail++] = t;
-                        }
-                    }
-                }
-            }
+            /* the pieces without s: floods that avoid it */
+            flood_labels(&b, blocked, s, label, queue);
             for (int x = 0; x < n && !failed; x++) {
                 if (blocked[x] || x == s)
                     continue;
