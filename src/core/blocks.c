@@ -127,9 +127,11 @@ void blocks_build_forest(blocks *bk, const board *b, const uint8_t *blocked)
     sq_t *frame = bk->frame;
     uint8_t *next = bk->next;
     uint32_t order = 0;
+    bk->ncomp = 0;
     for (sq_t root = 0; root < b->nsq; root++) {
         if (blocked[root] || seen[root] == ts)
             continue;
+        bk->ncomp++;
         uint32_t c = order;
         int sp = 0;
         forest_enter(bk, root, SQ_NONE, c, &order, &sp);

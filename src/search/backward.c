@@ -914,7 +914,7 @@ static int expand(backward *w, uint32_t n)
             continue;
         int nm = boxpath_pulls(&w->bp, p, &w->r, from, ok, w->mv);
         if (w->bp.bk_ready && prg < 0)
-            prg = regions(w); /* the expanded position's, once */
+            prg = boxpath_regions(&w->bp); /* the expanded position's: the forest's */
         w->st->generated += (uint64_t)nm;
         w->st->cut_dead += w->bp.refused;
         w->bp.refused = 0;

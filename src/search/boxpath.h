@@ -59,6 +59,9 @@ int boxpath_lifted_has(const boxpath *bp, const board *b, sq_t x);
 /* ... and the pieces that x's component of G falls into without x (x in
  * it): blocks_pieces of the blocks of G, from the forest. */
 int boxpath_lifted_pieces(const boxpath *bp, const board *b, sq_t x);
+/* ... and the free-floor regions of the walk's position (every box
+ * standing): the forest's components. */
+static inline int boxpath_regions(const boxpath *bp) { return (int)bp->bk.ncomp; }
 void boxpath_free(boxpath *bp);
 
 /* Fewest pushes moving the box on `from` to `to` in position p, the player
