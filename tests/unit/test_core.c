@@ -598,44 +598,34 @@ static int check_forest_level(const level *lv, int rounds, int stride, uint64_t 
     return checked;
 }
 
-TEST(blocks_forest_pieces_match_floods)
-{
-    collection c;
-    REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
-    int checked = 0;
-    for (int k = 0; k < c.nlevels; k++)
-        checked += check_forest_level(&c.levels[k], 12, 3, 21 + (uint64_t)k);
-    collection_free(&c);
-    CHECK(checked > 100000);
-    const char *path = test_shared_level("xsokoban90.xsb");
-    if (!path)
-        SKIP("shared XSokoban levels not found (the demo levels were checked)");
-    REQUIRE(collection_load(&c, path) == 0);
-    int big = 0;
-    for (int k = 0; k < c.nlevels; k += test_quick() ? 30 : 9)
-        big += check_forest_level(&c.levels[k], 5, 7, 2000 + (uint64_t)k);
-    collection_free(&c);
-    CHECK(big > 100000);
-    printf("  forest: %d pairs checked on the demo levels, %d on XSokoban\n", checked, big);
-}
-
 TEST(blocks_sides_and_pieces_match_floods)
 {
+    /* the blocks of one component (check_blocks_level) and the forest of
+       every component (check_forest_level), each against floods */
     collection c;
     REQUIRE(collection_load(&c, "levels/demo.xsb") == 0);
-    int checked = 0;
-    for (int k = 0; k < c.nlevels; k++)
+    int checked = 0, pairs = 0;
+    for (int k = 0; k < c.nlevels; k++) {
         checked += check_blocks_level(&c.levels[k], 20, 11 + (uint64_t)k);
+        pairs += check_forest_level(&c.levels[k], 12, 3, 21 + (uint64_t)k);
+    }
     collection_free(&c);
     CHECK(checked > 2000);
+    CHECK(pairs > 100000);
     const char *path = test_shared_level("xsokoban90.xsb");
     if (!path)
         SKIP("shared XSokoban levels not found (the demo levels were checked)");
     REQUIRE(collection_load(&c, path) == 0);
-    int big = 0;
-    for (int k = 0; k < c.nlevels; k += test_quick() ? 15 : 3)
+    int big = 0, big_pairs = 0;
+    for (int k = 0; k < c.nlevels; k += test_quick() ? 15 : 3) {
         big += check_blocks_level(&c.levels[k], 10, 1000 + (uint64_t)k);
+        if (k % (test_quick() ? 30 : 9) == 0)
+            big_pairs += check_forest_level(&c.levels[k], 5, 7, 2000 + (uint64_t)k);
+    }
     collection_free(&c);
     CHECK(big > (test_quick() ? 3000 : 15000));
-    printf("  blocks: %d sides checked on the demo levels, %d on XSokoban\n", checked, big);
+    CHECK(big_pairs > 100000);
+    printf("  blocks: %d sides checked on the demo levels, %d on XSokoban; forest: %d and %d "
+           "pairs\n",
+           checked, big, pairs, big_pairs);
 }
