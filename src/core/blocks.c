@@ -19,7 +19,6 @@ void blocks_init(blocks *bk, int nsq)
     bk->edges = xmalloc(sizeof(uint32_t) * (2 * n + 4));
     bk->comp = xmalloc(sizeof(uint32_t) * n);
     bk->fin = xmalloc(sizeof(uint32_t) * n);
-    bk->par = xmalloc(sizeof(sq_t) * n);
     bk->cuts = xmalloc(n);
 }
 
@@ -34,7 +33,6 @@ void blocks_free(blocks *bk)
     free(bk->edges);
     free(bk->comp);
     free(bk->fin);
-    free(bk->par);
     free(bk->cuts);
     memset(bk, 0, sizeof *bk);
 }
@@ -102,15 +100,13 @@ void blocks_build(blocks *bk, const board *b, const uint8_t *blocked, sq_t root)
     DEBUG_CHECK(ep == 0);
 }
 
-/* Square w enters the forest's depth-first path, a child of `parent`
- * (SQ_NONE: a root) in component c. */
-static inline void forest_enter(blocks *bk, sq_t w, sq_t parent, uint32_t c, uint32_t *order,
-                                int *sp)
+/* Square w enters the forest's depth-first path (frame[*sp]) in
+ * component c. */
+static inline void forest_enter(blocks *bk, sq_t w, uint32_t c, uint32_t *order, int *sp)
 {
     bk->seen[w] = bk->ts;
     bk->disc[w] = bk->low[w] = (*order)++;
     bk->comp[w] = c;
-    bk->par[w] = parent;
     bk->cuts[w] = 0;
     bk->frame[*sp] = w;
     bk->next[(*sp)++] = 0;
@@ -134,7 +130,7 @@ void blocks_build_forest(blocks *bk, const board *b, const uint8_t *blocked)
         bk->ncomp++;
         uint32_t c = order;
         int sp = 0;
-        forest_enter(bk, root, SQ_NONE, c, &order, &sp);
+        forest_enter(bk, root, c, &order, &sp);
         while (sp > 0) {
             sq_t v = frame[sp - 1];
             if (next[sp - 1] < 4) {
@@ -143,9 +139,9 @@ void blocks_build_forest(blocks *bk, const board *b, const uint8_t *blocked)
                 if (w == SQ_NONE || blocked[w])
                     continue;
                 if (seen[w] != ts) /* a tree edge */
-                    forest_enter(bk, w, v, c, &order, &sp);
-                else if (w != bk->par[v] && disc[w] < low[v])
-                    low[v] = disc[w]; /* a back edge (or a finished descendant's, no lower) */
+                    forest_enter(bk, w, c, &order, &sp);
+                else if ((sp < 2 || w != frame[sp - 2]) && disc[w] < low[v])
+                    low[v] = disc[w]; /* a back edge (a finished descendant's is no lower) */
                 continue;
             }
             bk->fin[v] = order - 1;

@@ -36,7 +36,6 @@ typedef struct blocks {
     /* blocks_build_forest only */
     uint32_t *comp;   /* [nsq] the square's component: its root's discovery */
     uint32_t *fin;    /* [nsq] the last discovery in the square's subtree */
-    sq_t *par;        /* [nsq] the square's parent in the tree, SQ_NONE at a root */
     uint32_t ncomp;   /* the components (regions) of the latest forest */
     uint8_t *cuts;    /* [nsq] the directions of the square's tree children
                          whose subtrees reach nothing above it (it cuts them

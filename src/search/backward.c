@@ -666,7 +666,7 @@ static int regions(backward *w)
 
 /* The regions of a child whose pull macro move took the box from `from`
  * to `to` (on the board), from the expanded position's regions `rg`, when
- * the walk that made the move built the blocks of the floor with its box
+ * the walk that made the move had the forest of the floor, its box
  * lifted (w->bp.bk_ready; otherwise -1): the lifted box's graph has
  * rg + 1 - pieces(from) regions and the child that - 1 + pieces(to). */
 static int child_regions(backward *w, int rg, sq_t from, sq_t to)
@@ -927,8 +927,8 @@ static int expand(backward *w, uint32_t n)
             undo_rec u;
             pos_relocate(p, from, m->to, pl, &u);
             /* the child's region from the parent's (w->r), flooding only
-             * what the freed square opens up; the blocks of this box's walk
-             * (the floor with the box lifted) tell whether its new square
+             * what the freed square opens up; the forest of this box's walk
+             * (the floor with the box lifted) tells whether its new square
              * splits the floor */
             int opieces = w->bp.bk_ready && boxpath_lifted_has(&w->bp, b, m->to)
                               ? boxpath_lifted_pieces(&w->bp, b, m->to) : -1;

@@ -286,45 +286,27 @@ static inline int lifted_pieces_of_q(const blocks *bk, const board *b, sq_t q, s
     return n;
 }
 
-/* Whether q (the walking box's own square, next to x) joins the rest of
- * x's component without x: a free neighbour of q other than x lies in
- * x's component. Where x cuts off nothing (no cut children), the rest is
- * one piece, and q with it when this holds. */
-static inline int lifted_q_joins(const blocks *bk, const board *b, sq_t q, sq_t x)
+/* Whether a free neighbour of q (the walking box's own square) other than
+ * `except` lies in component c of the forest's graph. */
+static inline int q_meets(const blocks *bk, const board *b, sq_t q, uint32_t c, sq_t except)
 {
     for (int e = 0; e < 4; e++) {
         sq_t a = b->nb[q][e];
-        if (a != SQ_NONE && a != x && blocks_has(bk, a) && bk->comp[a] == bk->comp[x])
+        if (a != SQ_NONE && a != except && blocks_has(bk, a) && bk->comp[a] == c)
             return 1;
     }
     return 0;
 }
 
-/* The sides of the walking box, lifted from q and standing on s, that a
- * player on its neighbour in direction dpl reaches, from the forest. */
-static int forest_sides(const boxpath *bp, const board *b, sq_t s, int dpl)
+/* The free neighbours of square s in the walk's floor with s taken out
+ * (the walking box lifted from q; s itself on q or in the forest's
+ * graph), as a mask of directions, and in cls[d] a class per free
+ * neighbour: two are joined without s exactly when their classes are
+ * equal. */
+static int lifted_classes(const blocks *bk, const board *b, sq_t q, sq_t s, uint32_t cls[4])
 {
-    const blocks *bk = &bp->bk;
-    sq_t q = bp->walk_from;
-    uint32_t cls[4];
     int free_side = 0;
-    if (s != q && bk->cuts[s] == 0) {
-        /* s cuts nothing off: its free neighbours in the forest's graph
-           are one piece without it, and q is in it or alone */
-        uint32_t rest = 0, qc = lifted_q_joins(bk, b, q, s) ? 0 : 1;
-        for (int d = 0; d < 4; d++) {
-            sq_t y = b->nb[s][d];
-            if (y == SQ_NONE)
-                continue;
-            if (y == q) {
-                free_side |= 1 << d;
-                cls[d] = qc;
-            } else if (blocks_has(bk, y)) {
-                free_side |= 1 << d;
-                cls[d] = rest;
-            }
-        }
-    } else if (s == q) { /* the box on its own square: the forest's graph itself */
+    if (s == q) { /* the box on its own square: the forest's graph itself */
         for (int d = 0; d < 4; d++) {
             sq_t y = b->nb[s][d];
             if (y != SQ_NONE && blocks_has(bk, y)) {
@@ -332,18 +314,33 @@ static int forest_sides(const boxpath *bp, const board *b, sq_t s, int dpl)
                 cls[d] = bk->comp[y];
             }
         }
-    } else {
-        uint32_t qp[4];
-        int nqp = lifted_pieces_of_q(bk, b, q, s, qp);
-        for (int d = 0; d < 4; d++) {
-            sq_t y = b->nb[s][d];
-            if (y != SQ_NONE && (y == q || blocks_has(bk, y))) {
-                free_side |= 1 << d;
-                cls[d] = lifted_class(bk, b, q, s, y, qp, nqp);
-            }
-        }
+        return free_side;
     }
-    int got = 0;
+    /* s cuts nothing off: its free neighbours in the forest's graph are
+       one piece without it, and q is in it or alone; else the pieces q
+       touches are joined through it */
+    int whole = bk->cuts[s] == 0;
+    uint32_t qp[4];
+    int nqp = whole ? 0 : lifted_pieces_of_q(bk, b, q, s, qp);
+    for (int d = 0; d < 4; d++) {
+        sq_t y = b->nb[s][d];
+        if (y == SQ_NONE || (y != q && !blocks_has(bk, y)))
+            continue;
+        free_side |= 1 << d;
+        if (whole)
+            cls[d] = y == q && !q_meets(bk, b, q, bk->comp[s], s) ? 1 : 0;
+        else
+            cls[d] = lifted_class(bk, b, q, s, y, qp, nqp);
+    }
+    return free_side;
+}
+
+/* The sides of the walking box, lifted from q and standing on s, that a
+ * player on its neighbour in direction dpl reaches, from the forest. */
+static int forest_sides(const boxpath *bp, const board *b, sq_t s, int dpl)
+{
+    uint32_t cls[4];
+    int free_side = lifted_classes(&bp->bk, b, bp->walk_from, s, cls), got = 0;
     for (int d = 0; d < 4; d++)
         if ((free_side & (1 << d)) && cls[d] == cls[dpl])
             got |= 1 << d;
@@ -354,56 +351,21 @@ int boxpath_lifted_has(const boxpath *bp, const board *b, sq_t x)
 {
     const blocks *bk = &bp->bk;
     sq_t q = bp->walk_from;
-    if (x == q)
-        return 1;
-    if (!blocks_has(bk, x))
-        return 0;
-    for (int e = 0; e < 4; e++) {
-        sq_t a = b->nb[q][e];
-        if (a != SQ_NONE && blocks_has(bk, a) && bk->comp[a] == bk->comp[x])
-            return 1;
-    }
-    return 0;
+    return x == q || (blocks_has(bk, x) && q_meets(bk, b, q, bk->comp[x], SQ_NONE));
 }
 
 int boxpath_lifted_pieces(const boxpath *bp, const board *b, sq_t x)
 {
-    const blocks *bk = &bp->bk;
-    sq_t q = bp->walk_from;
-    if (x != q && bk->cuts[x] == 0) { /* as in forest_sides */
-        int g = 0, nq = 0;
-        for (int d = 0; d < 4; d++) {
-            sq_t y = b->nb[x][d];
-            if (y == q)
-                nq = !lifted_q_joins(bk, b, q, x);
-            else if (y != SQ_NONE && blocks_has(bk, y))
-                g = 1;
-        }
-        return g + nq;
-    }
-    uint32_t seen[4];
-    int n = 0;
-    uint32_t qp[4];
-    int nqp = x == q ? 0 : lifted_pieces_of_q(bk, b, q, x, qp);
+    uint32_t cls[4], seen[4];
+    int free_side = lifted_classes(&bp->bk, b, bp->walk_from, x, cls), n = 0;
     for (int d = 0; d < 4; d++) {
-        sq_t y = b->nb[x][d];
-        if (y == SQ_NONE)
+        if (!(free_side & (1 << d)))
             continue;
-        uint32_t c;
-        if (x == q) {
-            if (!blocks_has(bk, y))
-                continue;
-            c = bk->comp[y];
-        } else {
-            if (y != q && !blocks_has(bk, y))
-                continue;
-            c = lifted_class(bk, b, q, x, y, qp, nqp);
-        }
         int k = 0;
-        while (k < n && seen[k] != c)
+        while (k < n && seen[k] != cls[d])
             k++;
         if (k == n)
-            seen[n++] = c;
+            seen[n++] = cls[d];
     }
     return n;
 }

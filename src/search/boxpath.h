@@ -23,9 +23,10 @@ typedef struct boxpath {
                              for the caller's statistics, never reset here) */
     reach r;
     /* A walk answers its first sides by floods; once one flood visits more
-     * than flood_budget squares (0: never), it builds the blocks of the
-     * floor with the walking box lifted (blocks.h) and answers the rest
-     * from them. Speed only: the answers are the same. */
+     * than flood_budget squares (0: never), it builds the forest of the
+     * position's floor (blocks.h, kept below for every walk from that
+     * position) and answers the rest from it, the walking box lifted.
+     * Speed only: the answers are the same. */
     int flood_budget;
     int bk_ready;      /* bk holds the forest of the current walk's position
                           (boxpath_lifted_has, boxpath_lifted_pieces) */

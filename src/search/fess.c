@@ -790,10 +790,10 @@ static int generate(fess *f, uint32_t n, int pruned)
         if (!allow)
             continue;
         int nm = boxpath_moves(&f->bp, p, &f->r, from, allow, f->mv);
-        /* With the blocks of the box's walk (the floor with the box lifted:
+        /* With the forest of the box's walk (the floor with the box lifted:
          * a graph G), a child's free-floor regions are the parent's less
          * the pieces G falls into without the box's old square plus those
-         * without its new one (blocks_pieces); the parent's count from its
+         * without its new one (boxpath_lifted_pieces); the parent's count from its
          * rank, unless capped there. */
         int pconn = n < f->nranks ? rank_conn(f->rank_of[n]) : 254;
         int conn0 =
@@ -811,7 +811,7 @@ static int generate(fess *f, uint32_t n, int pruned)
                 pos_undo(p, &u);
                 continue;
             }
-            /* with the blocks of this box's walk (the floor with the box
+            /* with the forest of this box's walk (the floor with the box
              * lifted), the pieces its new square splits the floor into */
             int opieces = f->bp.bk_ready && boxpath_lifted_has(&f->bp, b, m->to)
                               ? boxpath_lifted_pieces(&f->bp, b, m->to) : -1;
