@@ -369,9 +369,11 @@ static int plan2_join(portfolio *p, const board *b, const fess_config *cfg, memb
  * search again; members that do not run (-1) are left out. `pair`: the
  * second FESS is the first's peer (fess-plan2): the two take the first's
  * turns alternately, in the round of a single FESS (the others keep their
- * share). Returns the turns in round[] (at most 28: seven others, each
- * after a FESS turn, twice with fess-order or the reverse search). */
-static int build_round(int *round, int ib, int i2, int io, int ir, int pair)
+ * share). `rearranged`: the level starts with most boxes on goals
+ * (portfolio_config rearrange). Returns the turns in round[] (at most 28:
+ * seven others, each after a FESS turn, twice with fess-order or the
+ * reverse search). */
+static int build_round(int *round, int ib, int i2, int io, int ir, int pair, int rearranged)
 {
     const int others[7] = {1, io, ib, pair ? -1 : i2, i2 >= 0 && !pair ? ib : -1, io, ir};
     int cycle = 0, firsts = 0;
@@ -395,6 +397,14 @@ static int build_round(int *round, int ib, int i2, int io, int ir, int pair)
             round[cycle + t] = round[t] == 1 ? sub : round[t];
         cycle *= 2;
     }
+    /* On a rearrangement the opening search also takes the turns A* has
+     * left: such levels are the opening search's (its targets carry the
+     * boxes off the goals), and A* wins them before the join or not at
+     * all (bench/README.md, "Rearrangements"). */
+    if (io >= 0 && rearranged)
+        for (int t = 0; t < cycle; t++)
+            if (round[t] == 1)
+                round[t] = io;
     return cycle;
 }
 
@@ -494,7 +504,11 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
      * the most), then in turn A*, the backward search (whose positions the
      * FESS members meet) and, with the second FESS, that one and the
      * backward search again; the opening search twice once it joins. */
-    int round[28], cycle = build_round(round, ib, i2, -1, -1, 0), next_turn = 0;
+    int on_goals = 0;
+    for (int i = 0; i < b->nboxes; i++)
+        on_goals += b->is_goal[b->start_boxes[i]];
+    const int rearranged = cfg->rearrange > 0 && 100 * on_goals >= cfg->rearrange * b->nboxes;
+    int round[28], cycle = build_round(round, ib, i2, -1, -1, 0, 0), next_turn = 0;
     /* the opening member and fess-plan2 are in the round */
     int joined = io < 0 && ir < 0 && other.plan_pick < 0;
     for (;;) {
@@ -506,7 +520,7 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
                 pair = plan2_join(&p, b, &other, mem, cfg->meet);
             if (pair)
                 i2 = p.n - 1;
-            cycle = build_round(round, ib, i2, io, ir, pair);
+            cycle = build_round(round, ib, i2, io, ir, pair, rearranged);
             next_turn = 0;
             joined = 1;
         }

@@ -69,6 +69,9 @@ typedef struct portfolio_config {
                          LENT_REV (the reverse search alone) or
                          LENT_ASTAR_REV (A* and the reverse search
                          sharing the lent thread's time equally) */
+    int rearrange;    /* --rearrange: a level where at least this percentage
+                         of the boxes start on goals gives the opening
+                         search A*'s turns once it has joined (0 = never) */
 } portfolio_config;
 
 /* Solves from the level's start; out->strategy names the strategy that
