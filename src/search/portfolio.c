@@ -397,13 +397,15 @@ static int build_round(int *round, int ib, int i2, int io, int ir, int pair, int
             round[cycle + t] = round[t] == 1 ? sub : round[t];
         cycle *= 2;
     }
-    /* On a rearrangement the opening search also takes the turns A* has
-     * left: such levels are the opening search's (its targets carry the
-     * boxes off the goals), and A* wins them before the join or not at
-     * all (bench/README.md, "Rearrangements"). */
+    /* On a rearrangement the opening search also takes the turns A* and
+     * the reverse search have left: such levels are the opening search's
+     * (its targets carry the boxes off the goals); A* wins them before
+     * the join or not at all, and the reverse search won none of the 168
+     * of them in Sasquatch IV-VII, Grigr 2001, XSokoban, Microban I-IV
+     * and SokEvo (bench/README.md, "Rearrangements"). */
     if (io >= 0 && rearranged)
         for (int t = 0; t < cycle; t++)
-            if (round[t] == 1)
+            if (round[t] == 1 || (ir >= 0 && round[t] == ir))
                 round[t] = io;
     return cycle;
 }

@@ -71,7 +71,8 @@ typedef struct portfolio_config {
                          sharing the lent thread's time equally) */
     int rearrange;    /* --rearrange: a level where at least this percentage
                          of the boxes start on goals gives the opening
-                         search A*'s turns once it has joined (0 = never) */
+                         search A*'s and the reverse search's turns once
+                         it has joined (0 = never) */
 } portfolio_config;
 
 /* Solves from the level's start; out->strategy names the strategy that
