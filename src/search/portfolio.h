@@ -72,7 +72,9 @@ typedef struct portfolio_config {
     int rearrange;    /* --rearrange: a level where at least this percentage
                          of the boxes start on goals gives the opening
                          search A*'s and the reverse search's turns once
-                         it has joined (0 = never) */
+                         it has joined, until it ends, and with
+                         LENT_ASTAR_REV a lent thread runs it alone (0 =
+                         never) */
 } portfolio_config;
 
 /* Solves from the level's start; out->strategy names the strategy that

@@ -451,6 +451,28 @@ if [ -f "$LEVELS/sasquatch7_50.xsb" ] && [ -f "$LEVELS/xsokoban90.xsb" ]; then
             --rearrange $r -v
         awk '$1 == "member" { print $2, $5, $7 }' "$WORK/err" > "$WORK/x29r$r"
     done
+    # alone on two threads, the lent thread runs the opening search alone
+    # on a rearrangement (A* and the reverse search with --rearrange 0):
+    # it solves VII 3 by itself (370,969 positions either way), so the
+    # level ends sooner, its members storing fewer positions in all, and
+    # the opening search runs nearly all of the level's time
+    if [ -z "$KEEPER_TEST_QUICK" ]; then
+        for r in 50 0; do
+            run "$KEEPER" solve "$LEVELS/sasquatch7_50.xsb" --level 3 --threads 2 --time 60 \
+                --rearrange $r --format jsonl -v
+            sed -n 's/.*"nodes":\([0-9]*\).*/\1/p' "$WORK/out" > "$WORK/lent$r"
+            awk '$1 == "member" && $2 == "opening" { print $3 }' "$WORK/err" >> "$WORK/lent$r"
+            sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p' "$WORK/out" >> "$WORK/lent$r"
+        done
+        n50=$(sed -n 1p "$WORK/lent50") n0=$(sed -n 1p "$WORK/lent0")
+        [ -n "$n50" ] && [ -n "$n0" ] && [ "$n50" -lt "$n0" ] && pass ||
+            fail "--rearrange, two threads on Sasquatch VII 3: '$n50' positions, with --rearrange 0 '$n0'"
+        awk 'NR == 2 { o = $1 } NR == 3 { t = $1 } END { exit !(t > 0 && o >= 0.7 * t) }' \
+            "$WORK/lent50" && pass ||
+            fail "--rearrange, two threads on Sasquatch VII 3: the opening search ran $(sed -n 2p "$WORK/lent50") s of $(sed -n 3p "$WORK/lent50") s"
+    else
+        skip "KEEPER_TEST_QUICK: the lent thread's member on Sasquatch VII 3"
+    fi
     [ -s "$WORK/x29r50" ] && cmp -s "$WORK/x29r50" "$WORK/x29r0" && pass ||
         fail "--rearrange changed XSokoban 29, not a rearrangement: $(cat "$WORK/x29r50") / $(cat "$WORK/x29r0")"
 else
