@@ -509,8 +509,8 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
     int on_goals = 0;
     for (int i = 0; i < b->nboxes; i++)
         on_goals += b->is_goal[b->start_boxes[i]];
-    /* a rearrangement whose opening search still runs: once that search
-     * has ended (every leg gave up), A* and the reverse search have their
+    /* a rearrangement (cfg->rearrange); cleared once the opening search has
+     * ended (every leg gave up), when A* and the reverse search have their
      * turns back */
     int rearranged = cfg->rearrange > 0 && 100 * on_goals >= cfg->rearrange * b->nboxes;
     int round[28], cycle = build_round(round, ib, i2, -1, -1, 0, 0), next_turn = 0;
