@@ -67,15 +67,18 @@ typedef struct rooms {
     sq_t *entrances;
 } rooms;
 
+/* How rooms_score floods a cell holding a box (rooms_work.flood). */
+enum { ROOMS_FLOOD_SQUARES = 0, ROOMS_FLOOD_ROWS = 1, ROOMS_FLOOD_WORD = 2 };
+
 /* Scratch for rooms_score, one per thread (the rooms themselves are
  * read-only and shared). Only rooms_work_init allocates. */
 typedef struct rooms_work {
     int nsq, nrooms, nlinks;
-    int32_t *label;     /* [nsq] free part of a room square, or a visit mark */
+    int32_t *label;     /* [nsq] free part or corridor component of a square, or a visit mark */
     sq_t *queue;        /* [nsq] flood queue */
-    int32_t *parent;    /* [nsq] union-find over free parts */
-    uint8_t *part_room; /* [nsq] room of each free part */
-    uint64_t (*mask)[2]; /* [nsq] rooms reached by each free part (bit per room) */
+    int32_t *parent;    /* [nsq + nrooms] union-find over free parts */
+    uint8_t *part_room; /* [nsq + nrooms] room of each free part (reference flood) */
+    uint64_t (*mask)[2]; /* [nsq + nrooms] rooms reached by each free part (bit per room) */
     uint64_t (*keep)[2]; /* [nrooms] rooms that room X keeps its link to */
     uint8_t *has_part;  /* [nrooms] the room has a box-free square */
     int32_t *seen_in;   /* [nrooms] last corridor component that met the room */
@@ -85,6 +88,70 @@ typedef struct rooms_work {
     int all_shut;       /* rooms_witness: every link has a room with a shut square */
     sq_t *corr;         /* [nsq] the corridor squares (room_of -1), ascending */
     int ncorr;
+
+    /* Tables of the fast room score (rooms.c, compute_keep), derived from
+     * the rooms in rooms_work_init and read-only after (but flood[], which
+     * tests may lower).
+     * Cells: cell x < nrooms is room x; cell nrooms + c is corridor cell c,
+     * a component of corridor squares on the empty board (ncc of them).
+     * Side squares: the squares of a room next to a square outside it, the
+     * corridor squares next to a room square. */
+    int ncells, ncc;
+    int16_t *cell_of;   /* [nsq] cell of each square */
+    int *cell_first;    /* [ncells + 1] the squares of cell k: */
+    sq_t *cell_sq;      /*   cell_sq[cell_first[k] .. cell_first[k+1]-1], ascending */
+    int *side_first;    /* [ncells + 1] the side squares of cell k: */
+    sq_t *side_sq;      /*   side_sq[side_first[k] .. side_first[k+1]-1], ascending */
+    /* The sides of room x: each pair of neighbours (s in x, t outside x)
+     * once, edge[edge_first[x] .. edge_mid[x]-1] with t in another room
+     * (other: that room), then edge[edge_mid[x] .. edge_first[x+1]-1] with
+     * t a corridor square (other: its corridor cell c). */
+    struct rooms_edge {
+        sq_t s, t;
+        int16_t other;
+    } *edge;
+    int *edge_first;    /* [nrooms + 1] */
+    int *edge_mid;      /* [nrooms] */
+    /* How each cell holding a box is flooded: ROOMS_FLOOD_WORD when its
+     * bounding box packs into one word, else ROOMS_FLOOD_ROWS when rows
+     * (the board is at most 64 columns wide), else ROOMS_FLOOD_SQUARES.
+     * Any cell may be lowered to SQUARES, and to ROWS when rows (the
+     * results are the same). */
+    uint8_t *flood;     /* [ncells] */
+    uint16_t *cwidth;   /* [ncells] columns of the cell's bounding box */
+    /* Word layout: the bounding box of cell k packed row after row into
+     * one word, wstride[k] bits a row (its width and a 0 bit between
+     * rows); square s of a packed cell is bit wbit[s] (0 for the others).
+     * wmask[k]: the cell's squares; wside[k]: its side squares. */
+    uint8_t *wbit;      /* [nsq] */
+    uint8_t *wstride;   /* [ncells] */
+    uint64_t *wmask, *wside; /* [ncells] */
+    /* Row layout (rows = 1): bit c of a row word is column c. Cell k spans
+     * rows row0[k] .. row0[k] + row_first[k+1] - row_first[k] - 1; for
+     * each of them cmask[] holds the cell's squares and cside[] its side
+     * squares, at index row_first[k] + row - row0[k]. */
+    int rows, width, height;
+    uint8_t *sq_row, *sq_col; /* [nsq] row and column of each square */
+    int *row_first;     /* [ncells + 1] */
+    int *row0;          /* [ncells] */
+    uint64_t *cmask, *cside;
+
+    /* Scratch of the fast room score, rewritten by each call. */
+    uint64_t *cbox;     /* [ncells] bit wbit[s] of each box s of the cell (0: no box there) */
+    uint8_t *state;     /* [ncells] how the cell's box-free squares fall apart (rooms.c) */
+    uint64_t *boxrow;   /* [height] the boxes, as row bitboards (rows == 1) */
+    uint64_t *rem;      /* [height] a flooded cell's free squares not yet in a component */
+    uint64_t *fill;     /* [height] the component being flooded */
+    int32_t *xfirst;    /* [nrooms] room x's free parts other than part x: */
+    int32_t *xend;      /*   ids xfirst[x] .. xend[x]-1 */
+    uint64_t (*met)[2]; /* [ncorr + ncc] rooms touched by each corridor component */
+    int32_t *cstamp;    /* [ncorr + ncc] last room whose parts a corridor component met */
+    int32_t *cfirst;    /* [ncorr + ncc] the first part of that room it met */
+
+    /* rooms_score_check: the fast results, kept while the reference runs. */
+    uint64_t (*chk_keep)[2]; /* [nrooms] */
+    uint8_t *chk_has;        /* [nrooms] */
+    uint8_t *chk_cut;        /* [nlinks] */
 } rooms_work;
 
 /* Finds the rooms, links, goal rooms and entrances of board b (goals are
@@ -100,10 +167,22 @@ void rooms_work_init(rooms_work *w, const rooms *r, const board *b);
 void rooms_work_free(rooms_work *w);
 
 /* Room score of position p: how many base links the boxes of p cut (0 when
- * all links survive; at most nlinks). Also sets w->cut[k] for each link.
- * Allocation-free, O(nsq + nlinks); O(1) and always 0 when r->nrooms == 0
- * or r->nlinks == 0. */
+ * all links survive; at most nlinks). Also sets w->cut[k] for each link,
+ * and w->keep[x], w->has_part[x] (see rooms_work) for each room.
+ * Allocation-free; O(1) and always 0 when r->nrooms == 0 or r->nlinks ==
+ * 0, else O(nboxes + board height + cells + sides of the rooms + squares
+ * of the cells that hold a box + nlinks) (cells and sides: rooms_work).
+ * Contract: p->boxes[0 .. p->b->nboxes-1] are exactly the squares where
+ * p->box_at has a box (as pos_set, pos_push and pos_undo keep them). */
 int rooms_score(const rooms *r, rooms_work *w, const position *p);
+
+/* The consistency check of rooms_score (--check, unit tests): computes the
+ * score of p as rooms_score does, then again with the reference flood
+ * (the former implementation, kept for this only: one flood over every
+ * room and corridor square), and returns 1 when the two agree on the
+ * score, every w->cut[], w->keep[] and w->has_part[] entry, else 0. w is
+ * left as rooms_score leaves it. Contract: as rooms_score's. */
+int rooms_score_check(const rooms *r, rooms_work *w, const position *p);
 
 /* Whether the room score of position p equals that of the position one
  * box move before it: p with the box that now stands on `to` back on

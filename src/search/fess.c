@@ -327,6 +327,8 @@ static uint32_t rank_here(fess *f, const reach *r, int conn, int cut)
             v.rooms = cut;
         if (cut >= 0 && f->cfg->check && v.rooms != cut)
             die("fess: a child's room score from its parent's differs from a count");
+        if (f->cfg->check && !rooms_score_check(&f->rm, &f->rw, &f->pos))
+            die("fess: the room score differs from the reference flood's");
     }
     if (f->cfg->oop)
         v.oop = feat_oop(&f->fc, &f->pos, v.packed);

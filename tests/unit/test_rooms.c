@@ -5,7 +5,10 @@
  *    second construction on grid coordinates, the links and the score of
  *    the start position and of random box placements against a direct
  *    flood from every free part of every room, and the invariants of the
- *    tables (ranges, sorted links, entrances, goal rooms). */
+ *    tables (ranges, sorted links, entrances, goal rooms);
+ *  - the fast room score against the reference flood (rooms_score_check)
+ *    on random box placements of every density, with each way of
+ *    flooding a cell (word, rows, squares). */
 #include "test.h"
 #include "crosscheck.h"
 #include "../../src/analysis/rooms.h"
@@ -669,11 +672,15 @@ static void check_level(const level *lv, int samples, unsigned *seed, int *nlink
     rooms_work w;
     rooms_work_init(&w, &r, &b);
     uint8_t *cut = malloc((size_t)r.nlinks + 1);
-    uint16_t *saved = malloc(sizeof *saved * (size_t)n);
-    memcpy(saved, p.box_at, sizeof *saved * (size_t)n);
-    memcpy(p.box_at, empty, sizeof *saved * (size_t)n); /* rooms_score reads box_at only */
-    CHECK_INT(rooms_score(&r, &w, &p), 0);
-    memcpy(p.box_at, saved, sizeof *saved * (size_t)n);
+    /* no boxes: rooms_score reads the board's squares and box count,
+       box_at and boxes only (see check_fast) */
+    board b0 = b;
+    b0.nboxes = 0;
+    position p0;
+    memset(&p0, 0, sizeof p0);
+    p0.b = &b0;
+    p0.box_at = empty;
+    CHECK_INT(rooms_score(&r, &w, &p0), 0);
     sq_t *sq = malloc(sizeof *sq * (size_t)n);
     for (int i = 0; i <= samples; i++) {
         if (i > 0) { /* nboxes distinct random squares */
@@ -694,7 +701,6 @@ static void check_level(const level *lv, int samples, unsigned *seed, int *nlink
             CHECK_INT(w.cut[k], cut[k]);
     }
     free(sq);
-    free(saved);
     free(cut);
     free(empty);
     rooms_work_free(&w);
@@ -822,4 +828,158 @@ TEST(rooms_scores_kept_after_a_move_match_a_count)
     CHECK(sd.shown[0] >= 200 && sd.shown[1] >= 200);
     if (!path)
         SKIP("xsokoban90.xsb not found (demo levels checked)");
+}
+
+/* The fast room score against the reference flood on `samples` random
+ * placements of any number of boxes on f's board: each placement boxes
+ * every square with one probability, drawn per placement (from none to
+ * nearly all squares). The position is made by hand: rooms_score reads
+ * the board's squares and box count, box_at and boxes only, so a copy of
+ * the board with another box count stands for it. */
+static void check_fast(const board *b, const rooms *r, rooms_work *w, int samples, unsigned *seed,
+                       const char *what)
+{
+    int n = b->nsq;
+    board bk = *b;
+    uint16_t *box_at = malloc(sizeof *box_at * (size_t)n);
+    sq_t *boxes = malloc(sizeof *boxes * (size_t)n);
+    position q;
+    memset(&q, 0, sizeof q);
+    q.b = &bk;
+    q.box_at = box_at;
+    q.boxes = boxes;
+    for (int i = 0; i < samples; i++) {
+        *seed = *seed * 1103515245u + 12345u;
+        unsigned pct = (*seed >> 8) % 95;
+        int k = 0;
+        for (int s = 0; s < n; s++) {
+            *seed = *seed * 1103515245u + 12345u;
+            box_at[s] = NO_BOX;
+            if ((*seed >> 8) % 100 < pct) {
+                box_at[s] = (uint16_t)k;
+                boxes[k++] = (sq_t)s;
+            }
+        }
+        bk.nboxes = k;
+        if (!rooms_score_check(r, w, &q)) {
+            test_fail(__FILE__, __LINE__, "%s, placement %d (%d boxes): the room score differs from the reference's",
+                      what, i, k);
+            break;
+        }
+    }
+    free(box_at);
+    free(boxes);
+}
+
+/* check_fast on board b with each way of flooding: the default one of
+ * each cell (counted in seen[]), rows for all (when the board has them),
+ * squares for all. */
+static void check_fast_ways(const board *b, int samples, unsigned *seed, long seen[3], const char *what)
+{
+    rooms r;
+    REQUIRE(rooms_build(&r, b) == 0);
+    rooms_work w;
+    rooms_work_init(&w, &r, b);
+    if (r.nrooms > 0) {
+        uint8_t *dflt = malloc((size_t)w.ncells);
+        memcpy(dflt, w.flood, (size_t)w.ncells);
+        for (int k = 0; k < w.ncells; k++)
+            seen[dflt[k]]++;
+        check_fast(b, &r, &w, samples, seed, what);
+        if (w.rows) {
+            memset(w.flood, ROOMS_FLOOD_ROWS, (size_t)w.ncells);
+            check_fast(b, &r, &w, samples, seed, what);
+        }
+        memset(w.flood, ROOMS_FLOOD_SQUARES, (size_t)w.ncells);
+        check_fast(b, &r, &w, samples, seed, what);
+        memcpy(w.flood, dflt, (size_t)w.ncells);
+        free(dflt);
+    }
+    rooms_work_free(&w);
+    rooms_free(&r);
+}
+
+typedef struct fast_ctx {
+    unsigned seed;
+    long seen[3]; /* cells flooded by default as word, rows, squares */
+} fast_ctx;
+
+static void run_check_fast(const level *lv, int samples, void *ctx)
+{
+    fast_ctx *fc = ctx;
+    board b;
+    position p;
+    if (test_level_setup(lv, &b, &p) != 0)
+        return;
+    char what[64];
+    snprintf(what, sizeof what, "level %d", lv->index);
+    check_fast_ways(&b, samples, &fc->seed, fc->seen, what);
+    test_level_free(&b, &p);
+}
+
+TEST(rooms_fast_score_matches_reference)
+{
+    fast_ctx fc = {.seed = 4242};
+    /* Two 8x9 rooms (too big for one word: flooded by rows) joined at
+     * one corridor square, and a third room below, at the end of a
+     * corridor that turns. */
+    static const char big[] = "####################\n"
+                              "#        #         #\n"
+                              "#        #         #\n"
+                              "#    $   #    .    #\n"
+                              "#        #         #\n"
+                              "#        #         #\n"
+                              "#    @             #\n"
+                              "#        #         #\n"
+                              "#        #         #\n"
+                              "#        #         #\n"
+                              "####### ############\n"
+                              "      # #\n"
+                              "      # ########\n"
+                              "      #        #\n"
+                              "      ####### ##\n"
+                              "          ##   #\n"
+                              "          #    #\n"
+                              "          #    #\n"
+                              "          ######\n";
+    /* 72 columns (over 64: no rows): a 31x3 room in the middle (too big
+     * for a word: flooded square by square), small rooms at both ends,
+     * joined to it by long corridors. */
+    char wide[6 * 73 + 1];
+    char *o = wide;
+    for (int row = 0; row < 5; row++) {
+        for (int col = 0; col < 72; col++) {
+            int room = col >= 1 && col <= 3 ? 1 : col >= 30 && col <= 60 ? 1 : col >= 68 && col <= 70;
+            char ch = row == 0 || row == 4 || col == 0 || col == 71 ? '#' : (row == 2 || room) ? ' ' : '#';
+            if (row == 2 && col == 2)
+                ch = '@';
+            if (row == 2 && col == 20)
+                ch = '$';
+            if (row == 2 && col == 69)
+                ch = '.';
+            *o++ = ch;
+        }
+        *o++ = '\n';
+    }
+    *o = '\0';
+    const char *drawn[2] = {big, wide};
+    int samples = test_quick() ? 60 : 400;
+    for (int i = 0; i < 2; i++) {
+        collection c;
+        board b;
+        position p;
+        REQUIRE(test_text_setup(drawn[i], &c, &b, &p) == 0);
+        check_fast_ways(&b, samples, &fc.seed, fc.seen, i == 0 ? "the big rooms" : "the wide board");
+        test_text_free(&c, &b, &p);
+    }
+    on_levels("levels/demo.xsb", samples / 4, run_check_fast, &fc);
+    on_levels("levels/demo-hard.xsb", samples / 4, run_check_fast, &fc);
+    const char *path = test_shared_level("xsokoban90.xsb");
+    on_levels(path, test_quick() ? 10 : 40, run_check_fast, &fc);
+    fprintf(stderr, "  cells flooded by default: %ld as a word, %ld by rows, %ld by squares\n",
+            fc.seen[ROOMS_FLOOD_WORD], fc.seen[ROOMS_FLOOD_ROWS], fc.seen[ROOMS_FLOOD_SQUARES]);
+    /* each way of flooding was the default somewhere */
+    CHECK(fc.seen[ROOMS_FLOOD_WORD] > 0 && fc.seen[ROOMS_FLOOD_ROWS] > 0 && fc.seen[ROOMS_FLOOD_SQUARES] > 0);
+    if (!path)
+        SKIP("xsokoban90.xsb not found (the drawn boards and the demo levels checked)");
 }
