@@ -30,6 +30,10 @@ uint64_t driver_memory_share(const options *o, int threads)
 typedef struct job {
     const level *lv;
     int started, done; /* (r->mu) */
+    int defer;         /* --defer: 0 not set aside, 1 set aside (its first
+                          try in res), 2 its second try running (r->mu) */
+    double first_s;    /* the first try's seconds */
+    stats first_st;    /* and counters */
     int helped;        /* a worker offered itself to this level (r->mu) */
     int64_t began_ns;  /* when it started (r->mu) */
     solve_result res;
@@ -73,16 +77,47 @@ static void run_progress(void *arg, const stats *st, double seconds)
  * or NULL. */
 static job *lend_target(run *r)
 {
-    if (r->o->lend_after < 0 || r->threads < 2 || solve_level_threads(r->o) < 2)
+    if (r->threads < 2 || solve_level_threads(r->o) < 2)
         return NULL;
     int64_t now = timer_now_ns();
     for (int k = 0; k < r->next; k++) {
         job *j = &r->jobs[k];
-        if (j->started && !j->done && !j->helped &&
-            now - j->began_ns >= (int64_t)(r->o->lend_after * 1e9))
+        if (!j->started || j->done || j->helped)
+            continue;
+        /* a level set aside runs its second try on every thread */
+        if (j->defer == 2 ||
+            (r->o->lend_after >= 0 && j->defer == 0 &&
+             now - j->began_ns >= (int64_t)(r->o->lend_after * 1e9)))
             return j;
     }
     return NULL;
+}
+
+/* --defer: whether levels are set aside (a run on two threads or more of
+ * portfolio levels, with a time limit longer than the first try). */
+static int deferring(const run *r)
+{
+    return r->o->defer >= 0 && r->threads >= 2 && solve_level_threads(r->o) >= 2 &&
+           r->o->time > r->o->defer;
+}
+
+/* The first level set aside and not tried again (r->mu held), or NULL. */
+static job *set_aside(run *r)
+{
+    for (int k = 0; k < r->next; k++)
+        if (r->jobs[k].defer == 1 && !r->jobs[k].done)
+            return &r->jobs[k];
+    return NULL;
+}
+
+/* After an interrupt (r->mu held): the levels set aside end with their
+ * first try's result. */
+static void end_set_aside(run *r)
+{
+    for (job *j; (j = set_aside(r)) != NULL;) {
+        j->done = 1;
+        pthread_cond_broadcast(&r->cv);
+    }
 }
 
 static void *worker(void *arg)
@@ -90,7 +125,10 @@ static void *worker(void *arg)
     run *r = arg;
     for (;;) {
         pthread_mutex_lock(&r->mu);
-        if (r->next >= r->njobs || interrupted(r)) {
+        if (interrupted(r))
+            end_set_aside(r);
+        job *again = r->next >= r->njobs && !interrupted(r) ? set_aside(r) : NULL;
+        if ((r->next >= r->njobs && !again && !lend_target(r)) || interrupted(r)) {
             /* Wake the waiter: after an interrupt it may be waiting for a
              * level that no worker will start. */
             pthread_cond_broadcast(&r->cv);
@@ -114,14 +152,23 @@ static void *worker(void *arg)
             pthread_mutex_unlock(&r->mu);
             continue;
         }
-        int k = r->next++;
+        int k = again ? (int)(again - r->jobs) : r->next++;
         job *j = &r->jobs[k];
         j->started = 1;
         j->began_ns = timer_now_ns();
+        int first = deferring(r) && !again; /* a first try, set aside if unsolved */
+        if (again) {
+            j->defer = 2;
+            j->helped = 0;
+        }
         pthread_mutex_unlock(&r->mu);
 
         search_limits lim;
         driver_limits(&lim, r->o, r->interrupt);
+        if (first)
+            search_limits_start(&lim, r->o->defer);
+        else if (again)
+            search_limits_start(&lim, MAX(r->o->time - j->first_s, 0.05));
         lim.spares = &r->spares;
         progress_arg pa = {r, k};
         if (r->hooks.started)
@@ -131,7 +178,23 @@ static void *worker(void *arg)
             lim.progress_arg = &pa;
             lim.progress_every = r->hooks.every;
         }
+        if (again)
+            solve_result_free(&j->res);
         solve_level(j->lv, r->o, &lim, r->mem_per_thread, &j->res);
+        if (first && j->res.status == RESULT_UNSOLVED && j->res.stop == STOP_TIME) {
+            /* set aside: tried again once no level is left to start */
+            pthread_mutex_lock(&r->mu);
+            j->defer = 1;
+            j->first_s = j->res.seconds;
+            j->first_st = j->res.st;
+            pthread_mutex_unlock(&r->mu);
+            continue;
+        }
+        if (again) {
+            j->res.seconds += j->first_s;
+            stats_add(&j->res.st, &j->first_st);
+            j->res.st.set_aside++;
+        }
         if (r->hooks.finished)
             r->hooks.finished(r->hooks.arg, k);
 

@@ -14,7 +14,10 @@
  *     to start (or, with --lend-after, a level that has run that long) is
  *     lent to a level still running, whose portfolio then runs its
  *     searches side by side. A lone level with --threads 2 is a run of
- *     one level on two threads.
+ *     one level on two threads. With --defer S a level unsolved after S
+ *     seconds on its own thread is set aside and tried again from the
+ *     start once no level is left to start, one at a time on every
+ *     thread, with the rest of its time.
  *
  * Threads: a run's functions are called from one thread (the caller's);
  * the hooks are called from the worker threads, concurrently. */

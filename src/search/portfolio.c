@@ -549,14 +549,15 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
         /* 1. A lent thread: the members go on side by side, to the end. */
         atomic_store(&p.apart, 1);
         p.lent_group = 1u << 1;
-        if (cfg->lent == LENT_REV && ir >= 0 && !m[ir].done)
-            p.lent_group = 1u << ir;
-        else if (cfg->lent == LENT_ASTAR_REV && rearranged && io >= 0 && !m[io].done)
+        if ((cfg->lent == LENT_ASTAR_REV || cfg->lent == LENT_REV) && rearranged && io >= 0 &&
+            !m[io].done)
             /* on a rearrangement, the opening search alone: one level on
              * two threads, the 67 rearrangements of the training sets and
              * XSokoban solved the same 60 in 54.3 s against 73.6 s with A*
              * and the reverse search there (bench/README.md) */
             p.lent_group = 1u << io;
+        else if (cfg->lent == LENT_REV && ir >= 0 && !m[ir].done)
+            p.lent_group = 1u << ir;
         else if (cfg->lent == LENT_ASTAR_REV && ir >= 0 && !m[ir].done)
             p.lent_group |= 1u << ir;
         else if (cfg->lent == LENT_OPENING && io >= 0 && !m[io].done)

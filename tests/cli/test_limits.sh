@@ -229,6 +229,27 @@ if have_shared && [ -f "$LEVELS/xsokoban90.xsb" ]; then
     [ -n "$lent29" ] && [ -n "$lent30" ] && pass ||
         fail "--lend-after 0: XSokoban 29 and 30 should each get the second thread: $(grep -E '^ +(29|30|31) |lent' "$WORK/err")"
 
+    # --defer: a level unsolved after that long on its own thread is set
+    # aside and tried again once no level is left to start, on both
+    # threads, with the rest of its time. XSokoban 29 (unsolved in 1.5 s)
+    # is set aside at 0.2 s; 30 and 31 run meanwhile; the table keeps file
+    # order; 29's time is its two tries' (within the limit) and its second
+    # try gets the lent thread.
+    run "$KEEPER" solve "$XS" --levels 29-31 --threads 2 --time "$T" --defer 0.2 --verbose --format jsonl
+    expect_out '"index":30,.*"status":"solved"' "--defer 0.2: XSokoban 30 solved"
+    order=$(sed -n 's/^{"index":\([0-9]*\),.*/\1/p' "$WORK/out" | tr '\n' ' ')
+    [ "$order" = "29 30 31 " ] && pass || fail "--defer: the results out of file order: $order"
+    set29=$(awk '$1 == 29 { on = 1; next } $1 == 30 { on = 0 } on && /set_aside +1 /' "$WORK/err")
+    lent29=$(awk '$1 == 29 { on = 1; next } $1 == 30 { on = 0 } on && /lent_threads +1 /' "$WORK/err")
+    [ -n "$set29" ] && [ -n "$lent29" ] && pass ||
+        fail "--defer 0.2: XSokoban 29 should be set aside once and get the second thread: $(grep -E '^ +(29|30|31) |lent|set_aside' "$WORK/err")"
+    s29=$(sed -n 's/^{"index":29,.*"seconds":\([0-9.]*\),.*/\1/p' "$WORK/out")
+    awk -v s="$s29" -v t="$T" -v k="$SLACK" 'BEGIN { exit !(s >= t - 0.3 && s <= t + 0.2 + k / 1000) }' && pass ||
+        fail "--defer 0.2: XSokoban 29's two tries took $s29 s (limit $T s)"
+    # one thread: nothing is set aside (the runs stay reproducible)
+    run "$KEEPER" solve "$XS" --levels 29-30 --threads 1 --time 0.5 --defer 0.2 --verbose --format jsonl
+    grep -q 'set_aside' "$WORK/err" && fail "--defer with one thread set a level aside" || pass
+
     # --lent: what the lent thread runs on a level alone. With astar it
     # steps A* alone (the longest turn); with opening-alone the opening
     # search alone, A* taking turns with the feature-space search; with rev
