@@ -158,6 +158,7 @@ static void started(void *arg, int k, int64_t start_ns)
     run_ctx *rc = arg;
     pthread_mutex_lock(&rc->pmu);
     rc->jobs[k].started = 1;
+    rc->jobs[k].done = 0; /* a level set aside (--defer) starts again */
     rc->jobs[k].start_ns = start_ns;
     rc->jobs[k].next_verbose_ns = start_ns + 5000000000;
     pthread_mutex_unlock(&rc->pmu);

@@ -188,6 +188,8 @@ static void *worker(void *arg)
             j->first_s = j->res.seconds;
             j->first_st = j->res.st;
             pthread_mutex_unlock(&r->mu);
+            if (r->hooks.finished) /* off the status line while it waits */
+                r->hooks.finished(r->hooks.arg, k);
             continue;
         }
         if (again) {

@@ -43,13 +43,16 @@ uint64_t driver_memory_share(const options *o, int threads);
 /* Called from the worker threads (hooks may be NULL, each member too). */
 typedef struct run_hooks {
     void *arg;
-    /* level k starts; start_ns is its limits' clock (timer_now_ns) */
+    /* level k starts (or, set aside, starts its second try); start_ns is
+     * its limits' clock (timer_now_ns) */
     void (*started)(void *arg, int k, int64_t start_ns);
     /* the searches' progress on level k (search_limits.progress), about
      * every `every` seconds (0: never) */
     void (*progress)(void *arg, int k, const stats *st, double seconds);
     double every;
-    /* level k is done (its result is ready for run_wait) */
+    /* level k is done (its result is ready for run_wait), or set aside
+     * (--defer: started is called again for its second try, then
+     * finished) */
     void (*finished)(void *arg, int k);
 } run_hooks;
 
