@@ -114,10 +114,10 @@ static job *set_aside(run *r)
  * first try's result. */
 static void end_set_aside(run *r)
 {
-    for (job *j; (j = set_aside(r)) != NULL;) {
-        j->done = 1;
-        pthread_cond_broadcast(&r->cv);
-    }
+    for (int k = 0; k < r->next; k++)
+        if (r->jobs[k].defer == 1)
+            r->jobs[k].done = 1;
+    pthread_cond_broadcast(&r->cv);
 }
 
 static void *worker(void *arg)
@@ -128,14 +128,14 @@ static void *worker(void *arg)
         if (interrupted(r))
             end_set_aside(r);
         job *again = r->next >= r->njobs && !interrupted(r) ? set_aside(r) : NULL;
-        if ((r->next >= r->njobs && !again && !lend_target(r)) || interrupted(r)) {
+        job *h = lend_target(r);
+        if ((r->next >= r->njobs && !again && !h) || interrupted(r)) {
             /* Wake the waiter: after an interrupt it may be waiting for a
              * level that no worker will start. */
             pthread_cond_broadcast(&r->cv);
             pthread_mutex_unlock(&r->mu);
             break;
         }
-        job *h = lend_target(r);
         if (h) {
             /* Lend this thread to a level that has run long (a hard
              * one) before starting the next: it borrows the thread at its

@@ -73,8 +73,8 @@ typedef struct portfolio_config {
                          of the boxes start on goals gives the opening
                          search A*'s and the reverse search's turns once
                          it has joined, until it ends, and with
-                         LENT_ASTAR_REV a lent thread runs it alone (0 =
-                         never) */
+                         LENT_ASTAR_REV or LENT_REV a lent thread runs it
+                         alone (0 = never) */
 } portfolio_config;
 
 /* Solves from the level's start; out->strategy names the strategy that
