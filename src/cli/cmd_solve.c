@@ -134,7 +134,7 @@ static void progress(void *arg, int k, const stats *st, double seconds)
 {
     run_ctx *rc = arg;
     job *j = &rc->jobs[k];
-    int64_t now = timer_now_ns();
+    int64_t now = timer_raw_ns();
     pthread_mutex_lock(&rc->pmu);
     j->seconds = seconds;
     j->nodes = st->nodes;
@@ -315,12 +315,12 @@ int cmd_solve(int argc, char **argv)
     }
     run *r = run_start(lvs, njobs, &o, &interrupted, &hooks);
 
-    int64_t t0 = timer_now_ns();
+    int64_t t0 = timer_raw_ns();
     solve_tally tally;
     memset(&tally, 0, sizeof tally);
     const solve_result **res = xcalloc((size_t)njobs + 1, sizeof *res);
     int write_errno = print_results(r, &rc, &a, out, res, &tally);
-    double elapsed = timer_seconds_since(t0);
+    double elapsed = (double)(timer_raw_ns() - t0) / 1e9;
     pthread_mutex_lock(&rc.pmu);
     clear_line(&rc);
     pthread_mutex_unlock(&rc.pmu);

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void driver_limits(search_limits *lim, const options *o, atomic_int *interrupt)
 {
@@ -30,10 +31,9 @@ uint64_t driver_memory_share(const options *o, int threads)
 typedef struct job {
     const level *lv;
     int started, done; /* (r->mu) */
-    int defer;         /* --defer: 0 not set aside, 1 set aside (its first
-                          try in res), 2 its second try running (r->mu) */
-    double first_s;    /* the first try's seconds */
-    stats first_st;    /* and counters */
+    int defer;         /* --defer: 0 not set aside, 1 set aside (its thread
+                          waits), 2 going on again (r->mu) */
+    uint64_t held;     /* the bytes it holds while set aside (r->mu) */
     int helped;        /* a worker offered itself to this level (r->mu) */
     int64_t began_ns;  /* when it started (r->mu) */
     solve_result res;
@@ -52,8 +52,12 @@ struct run {
     int njobs, next; /* next: the first level not started (mu) */
     int threads;
     uint64_t mem_per_thread;
+    uint64_t aside_bytes, aside_cap; /* --defer: the bytes held by levels set
+                                        aside, and at most (mu) */
     spares spares; /* workers with no level left to start */
-    pthread_t *tids;
+    pthread_t *tids; /* the workers: threads, and one more per level set
+                        aside (mu) */
+    int ntids, captids;
     pthread_mutex_t mu;
     pthread_cond_t cv;
 };
@@ -79,7 +83,7 @@ static job *lend_target(run *r)
 {
     if (r->threads < 2 || solve_level_threads(r->o) < 2)
         return NULL;
-    int64_t now = timer_now_ns();
+    int64_t now = timer_raw_ns();
     for (int k = 0; k < r->next; k++) {
         job *j = &r->jobs[k];
         if (!j->started || j->done || j->helped)
@@ -94,30 +98,86 @@ static job *lend_target(run *r)
 }
 
 /* --defer: whether levels are set aside (a run on two threads or more of
- * portfolio levels, with a time limit longer than the first try). */
-static int deferring(const run *r)
+ * portfolio levels, with a time limit longer than the first part). */
+static int deferring(const options *o, int threads)
 {
-    return r->o->defer >= 0 && r->threads >= 2 && solve_level_threads(r->o) >= 2 &&
-           r->o->time > r->o->defer;
+    return o->defer >= 0 && threads >= 2 && solve_level_threads(o) >= 2 && o->time > o->defer;
 }
 
-/* The first level set aside and not tried again (r->mu held), or NULL. */
+/* The first level set aside and not resumed (r->mu held), or NULL. */
 static job *set_aside(run *r)
 {
     for (int k = 0; k < r->next; k++)
-        if (r->jobs[k].defer == 1 && !r->jobs[k].done)
+        if (r->jobs[k].defer == 1)
             return &r->jobs[k];
     return NULL;
 }
 
-/* After an interrupt (r->mu held): the levels set aside end with their
- * first try's result. */
-static void end_set_aside(run *r)
+static void *worker(void *arg);
+
+/* How often a thread set aside looks for an interrupt. */
+#define ASIDE_POLL_NS 100000000
+
+typedef struct pause_arg {
+    run *r;
+    int k;
+    const search_limits *lim;
+} pause_arg;
+
+/* --defer (search_limits.pause): level k has run o->defer seconds on its
+ * own thread. Where levels are still to start, a new worker takes this
+ * thread's turn and this one waits (the level set aside, its memory kept)
+ * until a worker that finds no level left to start hands the turn back
+ * (the worker loop below), or an interrupt; then the level goes on where
+ * it was, its clock shifted past the wait (timer_pause), and the other
+ * threads are lent to it as they come free. Nothing is set aside where
+ * no level is left to start, where the levels set aside would hold more
+ * than aside_cap bytes, or where no thread can be started. */
+static void run_pause(void *arg, uint64_t bytes)
 {
-    for (int k = 0; k < r->next; k++)
-        if (r->jobs[k].defer == 1)
-            r->jobs[k].done = 1;
-    pthread_cond_broadcast(&r->cv);
+    pause_arg *pa = arg;
+    run *r = pa->r;
+    job *j = &r->jobs[pa->k];
+    pthread_mutex_lock(&r->mu);
+    if (j->defer != 0 || r->next >= r->njobs || interrupted(r) ||
+        r->aside_bytes + bytes > r->aside_cap) {
+        pthread_mutex_unlock(&r->mu);
+        return;
+    }
+    if (r->ntids == r->captids) {
+        r->captids *= 2;
+        r->tids = xrealloc(r->tids, (size_t)r->captids * sizeof(pthread_t));
+    }
+    spares_join(&r->spares);
+    if (pthread_create(&r->tids[r->ntids], NULL, worker, r) != 0) {
+        spares_leave(&r->spares);
+        pthread_mutex_unlock(&r->mu);
+        return;
+    }
+    r->ntids++;
+    j->defer = 1;
+    j->held = bytes;
+    r->aside_bytes += bytes;
+    pthread_mutex_unlock(&r->mu);
+    if (r->hooks.finished) /* off the status line while it waits */
+        r->hooks.finished(r->hooks.arg, pa->k);
+
+    int64_t t0 = timer_raw_ns();
+    pthread_mutex_lock(&r->mu);
+    while (j->defer == 1 && !interrupted(r)) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        int64_t ns = until.tv_nsec + ASIDE_POLL_NS;
+        until.tv_sec += (time_t)(ns / 1000000000);
+        until.tv_nsec = (long)(ns % 1000000000);
+        pthread_cond_timedwait(&r->cv, &r->mu, &until);
+    }
+    j->defer = 2;
+    r->aside_bytes -= j->held;
+    pthread_mutex_unlock(&r->mu);
+    timer_pause(timer_raw_ns() - t0);
+    if (r->hooks.started) /* the level's start on the hooks' clock */
+        r->hooks.started(r->hooks.arg, pa->k, pa->lim->start_ns + timer_paused_ns());
 }
 
 static void *worker(void *arg)
@@ -125,10 +185,8 @@ static void *worker(void *arg)
     run *r = arg;
     for (;;) {
         pthread_mutex_lock(&r->mu);
-        if (interrupted(r))
-            end_set_aside(r);
-        job *again = r->next >= r->njobs && !interrupted(r) ? set_aside(r) : NULL;
         job *h = lend_target(r);
+        job *again = r->next >= r->njobs && !h && !interrupted(r) ? set_aside(r) : NULL;
         if ((r->next >= r->njobs && !again && !h) || interrupted(r)) {
             /* Wake the waiter: after an interrupt it may be waiting for a
              * level that no worker will start. */
@@ -152,51 +210,43 @@ static void *worker(void *arg)
             pthread_mutex_unlock(&r->mu);
             continue;
         }
-        int k = again ? (int)(again - r->jobs) : r->next++;
+        if (again) {
+            /* No level left to start: the first level set aside goes on,
+             * on its own thread, which takes this one's turn (this thread
+             * ends); the next thread to come free is lent to it. */
+            again->defer = 2;
+            again->helped = 0;
+            pthread_cond_broadcast(&r->cv);
+            pthread_mutex_unlock(&r->mu);
+            spares_leave(&r->spares);
+            return NULL;
+        }
+        int k = r->next++;
         job *j = &r->jobs[k];
         j->started = 1;
-        j->began_ns = timer_now_ns();
-        int first = deferring(r) && !again; /* a first try, set aside if unsolved */
-        if (again) {
-            j->defer = 2;
-            j->helped = 0;
-        }
+        j->began_ns = timer_raw_ns();
         pthread_mutex_unlock(&r->mu);
 
         search_limits lim;
         driver_limits(&lim, r->o, r->interrupt);
-        if (first)
-            search_limits_start(&lim, r->o->defer);
-        else if (again)
-            search_limits_start(&lim, MAX(r->o->time - j->first_s, 0.05));
         lim.spares = &r->spares;
+        pause_arg aside = {r, k, &lim};
+        if (deferring(r->o, r->threads)) {
+            lim.pause = run_pause;
+            lim.pause_arg = &aside;
+            lim.pause_after = r->o->defer;
+        }
         progress_arg pa = {r, k};
         if (r->hooks.started)
-            r->hooks.started(r->hooks.arg, k, lim.start_ns);
+            r->hooks.started(r->hooks.arg, k, lim.start_ns + timer_paused_ns());
         if (r->hooks.progress && r->hooks.every > 0) {
             lim.progress = run_progress;
             lim.progress_arg = &pa;
             lim.progress_every = r->hooks.every;
         }
-        if (again)
-            solve_result_free(&j->res);
         solve_level(j->lv, r->o, &lim, r->mem_per_thread, &j->res);
-        if (first && j->res.status == RESULT_UNSOLVED && j->res.stop == STOP_TIME) {
-            /* set aside: tried again once no level is left to start */
-            pthread_mutex_lock(&r->mu);
-            j->defer = 1;
-            j->first_s = j->res.seconds;
-            j->first_st = j->res.st;
-            pthread_mutex_unlock(&r->mu);
-            if (r->hooks.finished) /* off the status line while it waits */
-                r->hooks.finished(r->hooks.arg, k);
-            continue;
-        }
-        if (again) {
-            j->res.seconds += j->first_s;
-            stats_add(&j->res.st, &j->first_st);
+        if (j->defer)
             j->res.st.set_aside++;
-        }
         if (r->hooks.finished)
             r->hooks.finished(r->hooks.arg, k);
 
@@ -225,10 +275,17 @@ run *run_start(const level *const *lv, int n, const options *o, atomic_int *inte
         r->jobs[k].lv = lv[k];
     r->threads = driver_threads(o, n);
     r->mem_per_thread = driver_memory_share(o, r->threads);
+    if (deferring(o, r->threads)) {
+        /* a quarter of the memory for the levels set aside, which keep
+         * theirs while they wait */
+        r->aside_cap = (uint64_t)o->memory * 1024 * 1024 / 4;
+        r->mem_per_thread = driver_memory_share(o, r->threads) / 4 * 3;
+    }
     spares_init(&r->spares, r->threads, r->mem_per_thread);
     pthread_mutex_init(&r->mu, NULL);
     pthread_cond_init(&r->cv, NULL);
-    r->tids = xcalloc((size_t)r->threads, sizeof(pthread_t));
+    r->captids = r->threads;
+    r->tids = xcalloc((size_t)r->captids, sizeof(pthread_t));
     /* The workers wait for mu until all have started: where the system
      * gives fewer threads, the run goes on with those (each with a larger
      * share of the memory). */
@@ -238,9 +295,11 @@ run *run_start(const level *const *lv, int n, const options *o, atomic_int *inte
         t++;
     if (t == 0)
         die("cannot start a thread");
+    r->ntids = t;
     if (t < r->threads) {
         r->threads = t;
         r->mem_per_thread = driver_memory_share(o, t);
+        r->aside_cap = 0; /* set nothing aside */
         spares_destroy(&r->spares);
         spares_init(&r->spares, t, r->mem_per_thread);
     }
@@ -262,8 +321,18 @@ solve_result *run_wait(run *r, int k)
 
 void run_end(run *r)
 {
-    for (int t = 0; t < r->threads; t++)
-        pthread_join(r->tids[t], NULL);
+    /* a worker may start another while it runs (--defer) */
+    for (int t = 0;; t++) {
+        pthread_mutex_lock(&r->mu);
+        int more = t < r->ntids;
+        pthread_t tid;
+        if (more)
+            tid = r->tids[t];
+        pthread_mutex_unlock(&r->mu);
+        if (!more)
+            break;
+        pthread_join(tid, NULL);
+    }
     for (int k = 0; k < r->njobs; k++)
         solve_result_free(&r->jobs[k].res);
     free(r->jobs);

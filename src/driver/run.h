@@ -15,9 +15,10 @@
  *     lent to a level still running, whose portfolio then runs its
  *     searches side by side. A lone level with --threads 2 is a run of
  *     one level on two threads. With --defer S a level unsolved after S
- *     seconds on its own thread is set aside and tried again from the
- *     start once no level is left to start, one at a time on every
- *     thread, with the rest of its time.
+ *     seconds on its own thread is set aside: its thread waits (a new
+ *     worker takes its turn) until no level is left to start, then the
+ *     level goes on where it stopped, one at a time on every thread, with
+ *     the rest of its time (its clock skips the wait, timer.h).
  *
  * Threads: a run's functions are called from one thread (the caller's);
  * the hooks are called from the worker threads, concurrently. */
@@ -43,15 +44,15 @@ uint64_t driver_memory_share(const options *o, int threads);
 /* Called from the worker threads (hooks may be NULL, each member too). */
 typedef struct run_hooks {
     void *arg;
-    /* level k starts (or, set aside, starts its second try); start_ns is
-     * its limits' clock (timer_now_ns) */
+    /* level k starts (or, set aside, goes on again); start_ns is when
+     * it started on timer_raw_ns's clock, less the time it was set aside */
     void (*started)(void *arg, int k, int64_t start_ns);
     /* the searches' progress on level k (search_limits.progress), about
      * every `every` seconds (0: never) */
     void (*progress)(void *arg, int k, const stats *st, double seconds);
     double every;
     /* level k is done (its result is ready for run_wait), or set aside
-     * (--defer: started is called again for its second try, then
+     * (--defer: started is called again when it goes on, then
      * finished) */
     void (*finished)(void *arg, int k);
 } run_hooks;

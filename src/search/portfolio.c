@@ -426,6 +426,7 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
     p.sub.max_nodes = 0;
     p.sub.halt = &p.ended;
     p.sub.spares = NULL;
+    p.sub.pause = NULL; /* asked here, between the turns */
     atomic_init(&p.apart, 0);
     if (lim->progress) {
         p.up = lim->progress;
@@ -516,7 +517,13 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
     int round[28], cycle = build_round(round, ib, i2, -1, -1, 0, 0), next_turn = 0;
     /* the opening member and fess-plan2 are in the round */
     int joined = io < 0 && ir < 0 && other.plan_pick < 0;
+    int may_pause = lim->pause != NULL; /* --defer: asks once */
     for (;;) {
+        if (may_pause &&
+            timer_now_ns() - lim->start_ns >= (int64_t)(lim->pause_after * 1e9)) {
+            may_pause = 0;
+            lim->pause(lim->pause_arg, atomic_load(&mem->used));
+        }
         if (!joined && (m[0].done || m[0].out.st.nodes >= OPENING_JOIN)) {
             /* The opening search joins, and fess-plan2 where its plan is
              * complete (the levels solved by then pay nothing for either):

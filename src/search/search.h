@@ -34,6 +34,14 @@ typedef struct search_limits {
     void (*progress)(void *arg, const stats *st, double seconds); /* or NULL */
     void *progress_arg;
     double progress_every;                  /* seconds between progress calls */
+    /* --defer: once the level has run pause_after seconds, a portfolio on
+     * its own thread (not lent one) calls pause once, at a turn boundary,
+     * with the bytes its memory budget holds; pause may block while the
+     * level is set aside (this thread's clock, timer_now_ns, then skips
+     * the wait: every deadline holds on the level's own time). NULL: never. */
+    void (*pause)(void *arg, uint64_t bytes);
+    void *pause_arg;
+    double pause_after;
     int64_t start_ns;
 } search_limits;
 

@@ -22,7 +22,7 @@
     X(time, DBL, 600, 0, 1e9, "time limit per level in seconds (0 = none)")                  \
     X(memory, INT, 4096, 16, 1048576, "memory limit of a run in MiB, shared by its threads") \
     X(threads, INT, 1, 1, 64, "threads: levels at a time, two on a lone portfolio or push-optimal level")   \
-    X(defer, DBL, -1, -1, 1e9, "threads: a level unsolved after this many seconds on one thread is set aside and tried again from the start once no level is left, one at a time on all the threads, with the rest of its time (-1 = never)") \
+    X(defer, DBL, -1, -1, 1e9, "threads: a level unsolved after this many seconds on one thread is set aside (its thread waits) and goes on where it stopped once no level is left to start, one at a time on all the threads, with the rest of its time (-1 = never)") \
     X(lend_after, DBL, -1, -1, 1e9, "threads: a thread that finishes a level first lends itself to a level that has run this many seconds (-1 = only once no level is left to start)") \
     X(lent, INT, 4, 0, 4, "threads: what a lent thread runs on a portfolio level: astar (A*), opening (the opening search and A*), opening-alone (the opening search; A* stays with the others), rev (the reverse search; A* with --no-rev) or astar-rev (A* and the reverse search sharing its time equally; the opening search alone on a rearrangement, see --rearrange)") \
     X(optimal, INT, 0, 0, 2, "prove the solution optimal: pushes (1, also --optimal alone; fewest pushes) or moves (2; fewest moves, then fewest pushes: small levels)") \

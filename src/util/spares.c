@@ -2,6 +2,7 @@
  * one condition variable: the pool holds a few threads and sees a few
  * events per second, so a broadcast to all of them costs nothing. */
 #include "spares.h"
+#include "timer.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -43,13 +44,31 @@ static void run_first(spares *s)
     s->queued--;
     t->state = TASK_RUNNING;
     t->back = &back;
+    int64_t own = timer_paused_ns();
+    timer_set_paused_ns(t->paused_ns); /* the borrower's clock */
     pthread_mutex_unlock(&s->mu);
     t->run(t->arg);
     pthread_mutex_lock(&s->mu);
+    timer_set_paused_ns(own);
     t->state = TASK_RAN;
     pthread_cond_broadcast(&s->cv);
     while (!back)
         pthread_cond_wait(&s->cv, &s->mu);
+}
+
+void spares_join(spares *s)
+{
+    pthread_mutex_lock(&s->mu);
+    s->working++;
+    pthread_mutex_unlock(&s->mu);
+}
+
+void spares_leave(spares *s)
+{
+    pthread_mutex_lock(&s->mu);
+    s->working--;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
 }
 
 void spares_serve(spares *s)
@@ -102,6 +121,7 @@ int spares_lend(spares *s, spare_task *t, void (*run)(void *arg), void *arg)
     if (ok) {
         t->run = run;
         t->arg = arg;
+        t->paused_ns = timer_paused_ns();
         t->state = TASK_QUEUED;
         t->next = s->queue;
         s->queue = t;

@@ -19,6 +19,8 @@ typedef struct spare_task {
     int state;               /* spares.c's: queued, running, ran, returned */
     struct spare_task *next; /* in the queue of lent tasks not yet taken */
     int *back;               /* set when the borrower gives the thread back */
+    int64_t paused_ns;       /* the borrower's clock (timer_paused_ns): the
+                                lent thread keeps it while the task runs */
 } spare_task;
 
 typedef struct spares {
@@ -34,6 +36,12 @@ typedef struct spares {
 /* A pool for `workers` threads, each with `share` bytes of memory. */
 void spares_init(spares *s, int workers, uint64_t share);
 void spares_destroy(spares *s);
+
+/* A worker joins the pool's count of workers on levels of their own (a
+ * thread started to take the turn of one set aside), or leaves it without
+ * serving (its thread ends). */
+void spares_join(spares *s);
+void spares_leave(spares *s);
 
 /* Called by a worker that has no level left to start: runs the tasks lent
  * to it, and returns when every worker has called spares_serve and every

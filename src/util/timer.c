@@ -8,7 +8,7 @@
 #include <string.h>
 #include <windows.h>
 
-int64_t timer_now_ns(void)
+int64_t timer_raw_ns(void)
 {
     static LARGE_INTEGER freq; /* constant while the system runs */
     LARGE_INTEGER now;
@@ -49,7 +49,7 @@ uint64_t timer_peak_rss(void)
 #include <sys/resource.h>
 #include <time.h>
 
-int64_t timer_now_ns(void)
+int64_t timer_raw_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -71,6 +71,30 @@ uint64_t timer_peak_rss(void)
     return (uint64_t)ru.ru_maxrss * 1024u; /* Linux reports KiB */
 }
 #endif
+
+/* This thread's paused time (timer.h): written and read by its own thread
+ * only. */
+static _Thread_local int64_t paused_ns;
+
+int64_t timer_now_ns(void)
+{
+    return timer_raw_ns() - paused_ns;
+}
+
+int64_t timer_paused_ns(void)
+{
+    return paused_ns;
+}
+
+void timer_pause(int64_t ns)
+{
+    paused_ns += ns;
+}
+
+void timer_set_paused_ns(int64_t ns)
+{
+    paused_ns = ns;
+}
 
 double timer_seconds_since(int64_t start_ns)
 {

@@ -230,11 +230,11 @@ if have_shared && [ -f "$LEVELS/xsokoban90.xsb" ]; then
         fail "--lend-after 0: XSokoban 29 and 30 should each get the second thread: $(grep -E '^ +(29|30|31) |lent' "$WORK/err")"
 
     # --defer: a level unsolved after that long on its own thread is set
-    # aside and tried again once no level is left to start, on both
-    # threads, with the rest of its time. XSokoban 29 (unsolved in 1.5 s)
-    # is set aside at 0.2 s; 30 and 31 run meanwhile; the table keeps file
-    # order; 29's time is its two tries' (within the limit) and its second
-    # try gets the lent thread.
+    # aside and goes on once no level is left to start, on both threads,
+    # with the rest of its time. XSokoban 29 (unsolved in 1.5 s) is set
+    # aside at 0.2 s; 30 and 31 run meanwhile; the table keeps file order;
+    # 29's time is its own, within the limit (not the time it waited), and
+    # once it goes on it gets the lent thread.
     run "$KEEPER" solve "$XS" --levels 29-31 --threads 2 --time "$T" --defer 0.2 --verbose --format jsonl
     expect_out '"index":30,.*"status":"solved"' "--defer 0.2: XSokoban 30 solved"
     order=$(sed -n 's/^{"index":\([0-9]*\),.*/\1/p' "$WORK/out" | tr '\n' ' ')
@@ -246,6 +246,15 @@ if have_shared && [ -f "$LEVELS/xsokoban90.xsb" ]; then
     s29=$(sed -n 's/^{"index":29,.*"seconds":\([0-9.]*\),.*/\1/p' "$WORK/out")
     awk -v s="$s29" -v t="$T" -v k="$SLACK" 'BEGIN { exit !(s >= t - 0.3 && s <= t + 0.2 + k / 1000) }' && pass ||
         fail "--defer 0.2: XSokoban 29's two tries took $s29 s (limit $T s)"
+    # an interrupt (SIGTERM) while levels wait set aside ends them as
+    # interrupted, at once
+    start_watched "$KEEPER" solve "$XS" --levels 29-60 --threads 2 --time 20 --defer 0.2 \
+        --format jsonl
+    sleep "$(awk -v s="$SLACK" 'BEGIN { print 1.5 + s / 1000 }')"
+    interrupt_watched TERM
+    expect_rc 1 "--defer, SIGTERM"
+    [ $EL -le $((500 + SLACK)) ] && pass || fail "--defer, SIGTERM: keeper took $EL ms to stop"
+    expect_out '^\{"index":29,.*"reason":"interrupted"' "--defer, SIGTERM: XSokoban 29, set aside, ends interrupted"
     # one thread: nothing is set aside (the runs stay reproducible)
     run "$KEEPER" solve "$XS" --levels 29-30 --threads 1 --time 0.5 --defer 0.2 --verbose --format jsonl
     grep -q 'set_aside' "$WORK/err" && fail "--defer with one thread set a level aside" || pass
