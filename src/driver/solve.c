@@ -115,7 +115,8 @@ void driver_configs(const options *o, search_configs *sc)
                                        .meet = (int)o->meet, .use_opening = (int)o->opening,
                                        .use_rev = (int)o->rev, .rev = sc->rev,
                                        .opening_halves = sc->opening_halves,
-                                       .lent = (int)o->lent, .rearrange = (int)o->rearrange};
+                                       .lent = (int)o->lent, .rearrange = (int)o->rearrange,
+                                       .lent_tracks = (unsigned)o->rev_lent_tracks};
 }
 
 /* Whether some box starts on a dead square (then no search is needed). */

@@ -5,6 +5,8 @@
 #include "../util/timer.h"
 #include "../util/util.h"
 
+#include <assert.h>
+#include <sched.h>
 #include <string.h>
 
 /* Positions stored per slice, at the member's nominal cost (NOMINAL_NS
@@ -92,10 +94,11 @@ typedef struct member {
  * each member is touched by its own thread only (the lent thread steps
  * m[1]); the threads share `ended`, `nodes_left` and the memory budget. */
 typedef struct portfolio {
-    member m[6];
+    member m[7];
     int n;                 /* members: FESS, A*, then the second FESS, the
-                              backward search and the opening search when
-                              they run */
+                              backward search, the opening search, the
+                              reverse search and the lent thread's own
+                              reverse search when they run */
     search_limits sub;     /* the members' limits: the level's, with no node
                               limit and `ended` as the halt flag */
     uint64_t max_nodes;    /* positions of both members together (0 = none) */
@@ -106,7 +109,10 @@ typedef struct portfolio {
     stuck_table patterns;  /* the FESS members' deadlock patterns (patterns.b
                               set when on): they run on one thread */
     atomic_int apart;      /* set once the members run side by side */
+    atomic_int lent_ready; /* set once the lent thread's members are set up */
     unsigned lent_group;   /* the members a lent thread steps (bit i: m[i]) */
+    int round[28], cycle;  /* side by side, this thread's turns (build_round;
+                              the lent thread's members' skipped) */
     uint64_t nboxes;       /* the level's boxes (member_work) */
     void (*up)(void *, const stats *, double); /* the level's progress callback */
     void *up_arg;
@@ -299,13 +305,27 @@ static void member_run_fair(portfolio *p, unsigned group, int n)
     }
 }
 
+/* The members with turns in round[0 .. cycle) (bit i: m[i]). */
+static unsigned round_members(const int *round, int cycle)
+{
+    unsigned in = 0;
+    for (int t = 0; t < cycle; t++)
+        in |= 1u << round[t];
+    return in;
+}
+
 /* Side by side: steps the members in `group` (a bit mask) on this thread
- * in turn until each has ended. As in turn on one thread, the first FESS
- * (member 0), when in the group, takes every other turn, and each turn is
- * the round's (round_slice: full slices in positions gave the reverse
- * search, whose positions cost the most, half of the thread on XSokoban
- * 25, and the first FESS too little to meet the backward search); a group
- * of several without it shares the time equally (member_run_fair). */
+ * until each has ended. With the first FESS (member 0) in the group, in
+ * the round's turns (p->round), those of the lent thread's members
+ * skipped, each of the round's size (round_slice: full slices in
+ * positions gave the reverse search, whose positions cost the most, half
+ * of the thread on XSokoban 25, and the first FESS too little to meet the
+ * backward search). Until 2026-12-06 the others took plain turns between
+ * the first FESS's: the opening search, which has four of the round's
+ * seven other turns with A* there, had a third of them (Sasquatch VI 37,
+ * VII 31 and XSokoban 69, which it solves, 5-6 s later with --lent rev).
+ * A lone member runs to the end; a group of several without the first
+ * FESS shares the time equally (member_run_fair). */
 static void member_run(portfolio *p, unsigned group)
 {
     int one = (group & (group - 1)) == 0; /* a lone member runs to the end */
@@ -313,21 +333,26 @@ static void member_run(portfolio *p, unsigned group)
     int n = 0; /* past the group's last member (p->n may grow on the other thread) */
     while (group >> n)
         n++;
-    if (!lead && !one) {
+    if (one) {
+        if (group)
+            member_turn(p, n - 1, 1, 0);
+        return;
+    }
+    if (!lead) {
         member_run_fair(p, group, n);
         return;
     }
-    for (int live = 1; live;) {
-        live = 0;
-        for (int i = lead ? 1 : 0; i < n; i++) {
-            if (!(group & 1u << i) || p->m[i].done)
-                continue;
-            if (lead)
-                live |= member_turn(p, 0, 0, round_slice(&p->m[0], p->nboxes));
-            live |= member_turn(p, i, one, one ? 0 : round_slice(&p->m[i], p->nboxes));
+    /* every member of the group has turns in the round (portfolio_solve
+     * builds it so when it lends the thread) */
+    assert((group & ~round_members(p->round, p->cycle)) == 0);
+    for (int t = 0, idle = 0; idle < p->cycle; t++) {
+        int i = p->round[t % p->cycle];
+        if (!(group & 1u << i) || p->m[i].done) {
+            idle++;
+            continue;
         }
-        if (lead && !live) /* the others have ended */
-            live = member_turn(p, 0, 0, round_slice(&p->m[0], p->nboxes));
+        idle = 0;
+        member_turn(p, i, 0, round_slice(&p->m[i], p->nboxes));
     }
 }
 
@@ -335,6 +360,8 @@ static void member_run(portfolio *p, unsigned group)
 static void spare_run(void *arg)
 {
     portfolio *p = arg;
+    while (!atomic_load(&p->lent_ready)) /* the borrower sets them up */
+        sched_yield();
     member_run(p, p->lent_group);
 }
 
@@ -428,6 +455,7 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
     p.sub.spares = NULL;
     p.sub.pause = NULL; /* asked here, between the turns */
     atomic_init(&p.apart, 0);
+    atomic_init(&p.lent_ready, 0);
     if (lim->progress) {
         p.up = lim->progress;
         p.up_arg = lim->progress_arg;
@@ -577,13 +605,34 @@ void portfolio_solve(const board *b, const portfolio_config *cfg, search_limits 
             /* fess-plan2 joins now if it has not: side by side, every
              * member runs from here on (without it a level alone on two
              * threads lost Sasquatch IV 43, which one thread solves) */
-            if (!joined && !pair && other.plan_pick >= 0)
-                pair = plan2_join(&p, b, &other, mem, cfg->meet);
+            if (!joined && !pair && other.plan_pick >= 0 &&
+                (pair = plan2_join(&p, b, &other, mem, cfg->meet)))
+                i2 = p.n - 1;
             mem_grow(mem, lim->spares->share);
+            if (ir >= 0 && p.lent_group == 1u << ir && cfg->lent_tracks &&
+                cfg->lent_tracks != cfg->rev.tracks && p.n < (int)(sizeof p.m / sizeof p.m[0])) {
+                /* a reverse search of its own on the lent thread; the
+                 * round's keeps its turns here */
+                rev_config rc = cfg->rev;
+                rc.tracks = cfg->lent_tracks;
+                member *rl = &m[p.n];
+                *rl = (member){.name = "rev-lent", .kind = MEMBER_REV, .slice = m[ir].slice};
+                rl->search = rev_begin(b, &cfg->fess, &cfg->backward, &rc, &p.sub, mem, &rl->out);
+                p.lent_group = 1u << p.n++;
+            }
+            /* this thread: the searches the lent one does not step, in the
+             * round's turns as joined (every member runs from here on),
+             * the lent thread's skipped; on a rearrangement whose opening
+             * search went there, A* and the reverse search have their own
+             * turns back */
+            unsigned own = ((1u << p.n) - 1) & ~p.lent_group;
+            p.cycle = build_round(p.round, ib, i2, io, ir, pair, rearranged);
+            if (own & ~round_members(p.round, p.cycle))
+                p.cycle = build_round(p.round, ib, i2, io, ir, pair, 0);
+            atomic_store(&p.lent_ready, 1);
             if (p.max_nodes)
                 atomic_store(&p.nodes_left, p.max_nodes - total);
-            /* this thread: the searches the lent one does not step */
-            member_run(&p, ((1u << p.n) - 1) & ~p.lent_group);
+            member_run(&p, own);
             spares_wait(lim->spares, &task);
             for (int i = 0; i < p.n; i++)
                 if (m[i].out.stop == STOP_NODES)

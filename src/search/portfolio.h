@@ -31,8 +31,9 @@
  *
  * When lim->spares lends an idle thread (the run has no other level left
  * to start), the strategies go on side by side: this thread keeps the
- * feature-space searches (in turn when there are two), the lent one takes
- * what cfg->lent says (by default A* and the reverse search in turn), each
+ * others in the round's turns, the lent one takes what cfg->lent says (by
+ * default A* and the reverse search in turn; with cfg->lent_tracks a
+ * reverse search of its own), each
  * stepping its own until it ends, and the first to end the level
  * stops the others (a shared halt flag, polled with the other limits). The lent thread's memory share is
  * added to the level's budget; the node limit is shared out in grants.
@@ -69,6 +70,10 @@ typedef struct portfolio_config {
                          LENT_REV (the reverse search alone) or
                          LENT_ASTAR_REV (A* and the reverse search
                          sharing the lent thread's time equally) */
+    unsigned lent_tracks; /* with LENT_REV: a reverse search of its own with
+                             these tracks (rev_config.tracks) on the lent
+                             thread, the round's staying on this one (0:
+                             the round's moves there) */
     int rearrange;    /* --rearrange: a level where at least this percentage
                          of the boxes start on goals gives the opening
                          search A*'s and the reverse search's turns once

@@ -78,7 +78,7 @@ void search_trace_position(const board *b, const sq_t *boxes, sq_t player);
 
 /* Outcome of a search strategy. */
 /* What one member of a portfolio did (search_outcome.members). */
-#define SEARCH_MAX_MEMBERS 6
+#define SEARCH_MAX_MEMBERS 7
 typedef struct member_report {
     const char *name; /* "fess", "astar", "fess-order", "fess-plan2", "backward",
                          "opening", "rev" */

@@ -77,7 +77,7 @@
     X(best_packed, MAX, "most boxes packed in packing order (feature search)")        \
     X(best_lower_bound, MAX, "highest f expanded (pushes)")                           \
     X(lent_threads, SUM, "threads lent to the level (strategies side by side)")       \
-    X(set_aside, SUM, "tries set aside unsolved (--defer), the level tried again after")       \
+    X(set_aside, SUM, "times set aside unsolved (--defer), the level going on after")       \
     X(mem_bytes, MAX, "peak bytes in the search's memory budget")
 
 typedef struct stats {

@@ -219,10 +219,12 @@ if have_shared && [ -f "$LEVELS/xsokoban90.xsb" ]; then
     # being slower: with one slack, 2.5 s, ASan's 30 was unsolved in one
     # run of two)
     T=$(awk -v s="$SLACK" 'BEGIN { print 1.5 + 2 * s / 1000 }')
-    run "$KEEPER" solve "$XS" --levels 29-31 --threads 2 --time "$T" --verbose --format jsonl
+    # (--defer -1: nothing set aside, which a slow build's limit allows)
+    run "$KEEPER" solve "$XS" --levels 29-31 --threads 2 --time "$T" --verbose --format jsonl --defer -1
     lent30=$(awk '$1 == 30 { on = 1; next } $1 == 31 { on = 0 } on && /lent_threads/' "$WORK/err")
     [ -z "$lent30" ] && pass || fail "XSokoban 30 beside 29 got a lent thread: $lent30"
-    run "$KEEPER" solve "$XS" --levels 29-31 --threads 2 --time "$T" --verbose --format jsonl --lend-after 0
+    run "$KEEPER" solve "$XS" --levels 29-31 --threads 2 --time "$T" --verbose --format jsonl --lend-after 0 \
+        --defer -1
     expect_out '"index":30,.*"status":"solved"' "--lend-after 0: XSokoban 30 solved"
     lent29=$(awk '$1 == 29 { on = 1; next } $1 == 30 { on = 0 } on && /lent_threads +1 /' "$WORK/err")
     lent30=$(awk '$1 == 30 { on = 1; next } $1 == 31 { on = 0 } on && /lent_threads +1 /' "$WORK/err")
@@ -232,13 +234,14 @@ if have_shared && [ -f "$LEVELS/xsokoban90.xsb" ]; then
     # --defer: a level unsolved after that long on its own thread is set
     # aside and goes on once no level is left to start, on both threads,
     # with the rest of its time. XSokoban 29 (unsolved in 1.5 s) is set
-    # aside at 0.2 s; 30 and 31 run meanwhile; the table keeps file order;
+    # aside at 0.2 s (at the first turn past it, while levels are left to
+    # start); 30-33 (0.9 s) run meanwhile; the table keeps file order;
     # 29's time is its own, within the limit (not the time it waited), and
     # once it goes on it gets the lent thread.
-    run "$KEEPER" solve "$XS" --levels 29-31 --threads 2 --time "$T" --defer 0.2 --verbose --format jsonl
+    run "$KEEPER" solve "$XS" --levels 29-33 --threads 2 --time "$T" --defer 0.2 --verbose --format jsonl
     expect_out '"index":30,.*"status":"solved"' "--defer 0.2: XSokoban 30 solved"
     order=$(sed -n 's/^{"index":\([0-9]*\),.*/\1/p' "$WORK/out" | tr '\n' ' ')
-    [ "$order" = "29 30 31 " ] && pass || fail "--defer: the results out of file order: $order"
+    [ "$order" = "29 30 31 32 33 " ] && pass || fail "--defer: the results out of file order: $order"
     set29=$(awk '$1 == 29 { on = 1; next } $1 == 30 { on = 0 } on && /set_aside +1 /' "$WORK/err")
     lent29=$(awk '$1 == 29 { on = 1; next } $1 == 30 { on = 0 } on && /lent_threads +1 /' "$WORK/err")
     [ -n "$set29" ] && [ -n "$lent29" ] && pass ||
@@ -262,13 +265,14 @@ if have_shared && [ -f "$LEVELS/xsokoban90.xsb" ]; then
     # --lent: what the lent thread runs on a level alone. With astar it
     # steps A* alone (the longest turn); with opening-alone the opening
     # search alone, A* taking turns with the feature-space search; with rev
-    # the reverse search alone (off in the round: it runs on that thread
-    # only).
+    # (and --rev-lent-tracks 0) the round's reverse search alone, moved to
+    # that thread.
     # (sanitizer builds: the slack added, their analyses alone taking a
     # second under ThreadSanitizer)
     T1=$(awk -v s="$SLACK" 'BEGIN { print 1 + s / 1000 }')
     for lent in astar opening-alone rev; do
-        run "$KEEPER" solve "$XS" --level 29 --threads 2 --time "$T1" --verbose --lent "$lent"
+        run "$KEEPER" solve "$XS" --level 29 --threads 2 --time "$T1" --verbose --lent "$lent" \
+            --rev-lent-tracks 0
         expect_err 'lent_threads +1 ' "--lent $lent: the second thread was lent"
         a=$(awk '$1 == "member" && $2 == "astar" { print $3 }' "$WORK/err")
         op=$(awk '$1 == "member" && $2 == "opening" { print $3 }' "$WORK/err")
@@ -285,6 +289,19 @@ if have_shared && [ -f "$LEVELS/xsokoban90.xsb" ]; then
         fi
     done
 
+    # --rev-lent-tracks: with --lent rev, a reverse search of its own (here
+    # the hotspots track alone) runs on the lent thread, the round's
+    # keeping its turns on the level's own thread
+    run "$KEEPER" solve "$XS" --level 29 --threads 2 --time "$T1" --verbose --lent rev \
+        --rev-lent-tracks 2
+    expect_err 'lent_threads +1 ' "--rev-lent-tracks 2: the second thread was lent"
+    rl=$(awk '$1 == "member" && $2 == "rev-lent" { print $3 }' "$WORK/err")
+    rv=$(awk '$1 == "member" && $2 == "rev" { print $3 }' "$WORK/err")
+    # (the round's has its turns late in the round: it is there, its time
+    # may be 0 in a second)
+    awk -v a="$rl" -v r="$rv" 'BEGIN { exit !(a + 0 > 0.3 && r != "") }' && pass ||
+        fail "--rev-lent-tracks 2: the lent thread's reverse search ran '$rl' s, the round's '$rv' s"
+
     # The opening search's node limit counts all its searches (66: 300,000
     # backward positions of the first leg, then its FESS; it solves 66 in
     # 332,554)
@@ -299,10 +316,12 @@ if have_shared && [ -f "$LEVELS/xsokoban90.xsb" ]; then
     expect_out '"reason":"node limit"' "opening, XSokoban 66, --max-nodes 300050: node limit"
 
     # The memory limit: the level's budget is both threads' shares. The
-    # budget holds exactly (mem_bytes); the process, with the searches'
-    # unbudgeted scratch, takes no more than with one thread plus a thread
-    # stack's worth (XSokoban 29: the A* of the lent thread keeps little
-    # scratch of its own there).
+    # budget holds exactly (mem_bytes), and goes past one thread's share of
+    # 8 MiB (where a table's next doubling does not fit, the peak stops
+    # short of 16 MiB: 12.0 MiB with the lent thread's reverse search); the
+    # process, with the searches' unbudgeted scratch, takes no more than
+    # with one thread plus a thread stack's worth (XSokoban 29: the lent
+    # thread's search keeps little scratch of its own there).
     [ -z "$KEEPER_TEST_QUICK" ] && peak_kb "$KEEPER" solve "$XS" --level 29 --memory 16 --threads 1 --format jsonl
     rss1=${PEAK_KB:-0}
     if [ -z "$KEEPER_TEST_QUICK" ]; then
@@ -314,8 +333,8 @@ if have_shared && [ -f "$LEVELS/xsokoban90.xsb" ]; then
     expect_out '"reason":"memory limit"' "2 threads, --memory 16: memory limit"
     expect_err 'lent_threads +1 ' "2 threads, --memory 16: the second thread was lent"
     mb=$(sed -n 's/^ *mem_bytes *\([0-9]*\) .*/\1/p' "$WORK/err" | tail -n 1)
-    [ -n "$mb" ] && [ "$mb" -le $((16 * 1024 * 1024)) ] && [ "$mb" -gt $((12 * 1024 * 1024)) ] && pass ||
-        fail "2 threads, --memory 16: $mb bytes in the budget, expected 12..16 MiB"
+    [ -n "$mb" ] && [ "$mb" -le $((16 * 1024 * 1024)) ] && [ "$mb" -gt $((9 * 1024 * 1024)) ] && pass ||
+        fail "2 threads, --memory 16: $mb bytes in the budget, expected 9..16 MiB"
     if [ -z "$KEEPER_TEST_QUICK" ]; then
         [ "$PEAK_KB" -gt 0 ] && [ "$PEAK_KB" -le $((rss1 + 4096)) ] && pass ||
             fail "2 threads, --memory 16: peak RSS $PEAK_KB KiB, one thread $rss1 KiB"
