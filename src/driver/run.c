@@ -98,10 +98,13 @@ static job *lend_target(run *r)
 }
 
 /* --defer: whether levels are set aside (a run on two threads or more of
- * portfolio levels, with a time limit longer than the first part). */
+ * portfolio levels in fast mode, the one search that pauses, with a time
+ * limit longer than the first part; a push-optimal proof, which can take
+ * a second thread too, keeps its whole memory share). */
 static int deferring(const options *o, int threads)
 {
-    return o->defer >= 0 && threads >= 2 && solve_level_threads(o) >= 2 && o->time > o->defer;
+    return o->defer >= 0 && threads >= 2 && solve_level_threads(o) >= 2 && !o->optimal &&
+           o->time > o->defer;
 }
 
 /* The first level set aside and not resumed (r->mu held), or NULL. */
