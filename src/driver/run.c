@@ -8,7 +8,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 void driver_limits(search_limits *lim, const options *o, atomic_int *interrupt)
 {
@@ -33,7 +32,6 @@ typedef struct job {
     int started, done; /* (r->mu) */
     int defer;         /* --defer: 0 not set aside, 1 set aside (its thread
                           waits), 2 going on again (r->mu) */
-    uint64_t held;     /* the bytes it holds while set aside (r->mu) */
     int helped;        /* a worker offered itself to this level (r->mu) */
     int64_t began_ns;  /* when it started (r->mu) */
     solve_result res;
@@ -132,7 +130,7 @@ typedef struct pause_arg {
  * thread's turn and this one waits (the level set aside, its memory kept)
  * until a worker that finds no level left to start hands the turn back
  * (the worker loop below), or an interrupt; then the level goes on where
- * it was, its clock shifted past the wait (timer_pause), and the other
+ * it was, its clock shifted past the wait (timer_set_paused_ns), and the other
  * threads are lent to it as they come free. Nothing is set aside where
  * no level is left to start, where the levels set aside would hold more
  * than aside_cap bytes, or where no thread can be started. */
@@ -159,7 +157,6 @@ static void run_pause(void *arg, uint64_t bytes)
     }
     r->ntids++;
     j->defer = 1;
-    j->held = bytes;
     r->aside_bytes += bytes;
     pthread_mutex_unlock(&r->mu);
     if (r->hooks.finished) /* off the status line while it waits */
@@ -168,17 +165,13 @@ static void run_pause(void *arg, uint64_t bytes)
     int64_t t0 = timer_raw_ns();
     pthread_mutex_lock(&r->mu);
     while (j->defer == 1 && !interrupted(r)) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        int64_t ns = until.tv_nsec + ASIDE_POLL_NS;
-        until.tv_sec += (time_t)(ns / 1000000000);
-        until.tv_nsec = (long)(ns % 1000000000);
+        struct timespec until = timer_realtime_after(ASIDE_POLL_NS);
         pthread_cond_timedwait(&r->cv, &r->mu, &until);
     }
     j->defer = 2;
-    r->aside_bytes -= j->held;
+    r->aside_bytes -= bytes;
     pthread_mutex_unlock(&r->mu);
-    timer_pause(timer_raw_ns() - t0);
+    timer_set_paused_ns(timer_paused_ns() + timer_raw_ns() - t0);
     if (r->hooks.started) /* the level's start on the hooks' clock */
         r->hooks.started(r->hooks.arg, pa->k, pa->lim->start_ns + timer_paused_ns());
 }

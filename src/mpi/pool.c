@@ -6,6 +6,7 @@
 #include "pool.h"
 
 #include "../util/spares.h"
+#include "../util/timer.h"
 #include "../util/util.h"
 
 #include <stdlib.h>
@@ -145,13 +146,7 @@ void pool_finish(pool *p)
  * waiting, one thread on one rank). */
 void pool_nap(pool *p)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_nsec += 1000000;
-    if (ts.tv_nsec >= 1000000000) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000;
-    }
+    struct timespec ts = timer_realtime_after(1000000);
     pthread_mutex_lock(&p->mu);
     if (p->dh == p->dt)
         pthread_cond_timedwait(&p->done_cv, &p->mu, &ts);

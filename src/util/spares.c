@@ -95,11 +95,7 @@ void spares_serve(spares *s)
 
 int spares_help(spares *s, int64_t wait_ns)
 {
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    int64_t ns = until.tv_nsec + wait_ns;
-    until.tv_sec += (time_t)(ns / 1000000000);
-    until.tv_nsec = (long)(ns % 1000000000);
+    struct timespec until = timer_realtime_after(wait_ns);
     pthread_mutex_lock(&s->mu);
     int timed_out = 0;
     while (!s->queue && !timed_out) {

@@ -86,14 +86,19 @@ int64_t timer_paused_ns(void)
     return paused_ns;
 }
 
-void timer_pause(int64_t ns)
-{
-    paused_ns += ns;
-}
-
 void timer_set_paused_ns(int64_t ns)
 {
     paused_ns = ns;
+}
+
+struct timespec timer_realtime_after(int64_t ns)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    int64_t n = t.tv_nsec + ns;
+    t.tv_sec += (time_t)(n / 1000000000);
+    t.tv_nsec = (long)(n % 1000000000);
+    return t;
 }
 
 double timer_seconds_since(int64_t start_ns)

@@ -4,9 +4,10 @@
 #define KEEPER_TIMER_H
 
 #include <stdint.h>
+#include <time.h>
 
 /* Monotonic time in nanoseconds since an arbitrary origin, less the time
- * this thread has spent paused (timer_pause): a level set aside (--defer)
+ * this thread has spent paused (timer_set_paused_ns): a level set aside (--defer)
  * keeps its own clock, so every deadline and elapsed time taken from it on
  * that thread skips the pause. Times compared between threads that may
  * have paused use timer_raw_ns. */
@@ -16,10 +17,12 @@ int64_t timer_raw_ns(void);
 /* The time this thread has spent paused (ns): timer_raw_ns() -
  * timer_now_ns(). */
 int64_t timer_paused_ns(void);
-/* Adds ns to this thread's paused time (after a pause), or sets it (a
- * thread lent to a level takes the level's clock while it runs there). */
-void timer_pause(int64_t ns);
+/* Sets this thread's paused time: after a pause, the time before plus the
+ * wait; a thread lent to a level takes the level's while it runs there. */
 void timer_set_paused_ns(int64_t ns);
+/* The wall-clock time (CLOCK_REALTIME) ns from now: the deadline of a
+ * pthread_cond_timedwait. */
+struct timespec timer_realtime_after(int64_t ns);
 /* Seconds elapsed since `start_ns`. */
 double timer_seconds_since(int64_t start_ns);
 /* CPU time of this process in seconds. */
